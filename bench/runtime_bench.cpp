@@ -1,0 +1,622 @@
+// Runtime benchmarks: sampling, local-to-global, palette, blending, crossfades and CPU
+// skinning on a synthetic rig built here in code. Figures, machine and commands:
+// docs/performance.md.
+//
+//   animpack_bench_runtime --benchmark_min_time=0.2 --benchmark_repetitions=3
+//                          --benchmark_report_aggregates_only=true
+//
+// The rig: N joints (32, 64, 128) in a humanoid-like hierarchy (hips, a four-joint spine,
+// neck and head, two legs and two arms of four joints, then three-joint chains hung on
+// the hands, head, feet and chest: fingers, face, straps) and four looping clips of four
+// seconds with LINEAR translation, rotation and scale channels on every joint, keyed 31
+// times per second. Rotations swing smoothly about a per-joint axis like motion capture:
+// most joints move a few degrees per key (the sampler's nlerp path, dot > 0.9995); about
+// one joint in seven swings fast enough that most of its key pairs take the slerp path.
+// The share of rotation key pairs that take the slerp path is printed in the context
+// header ("slerp_key_pairs").
+//
+// Every benchmark reports its time per call and a per-joint (or per-vertex) figure as a
+// counter: ns_per_joint = CPU time / (joints x iterations). With
+// --benchmark_repetitions=3 each also gets a "min" aggregate: the best of the runs.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "animpack/animator.h"
+#include "animpack/clip.h"
+#include "animpack/math.h"
+#include "animpack/rig.h"
+#include "animpack/scalar.h"
+#include "animpack/skeleton.h"
+#include "animpack/skinning.h"
+
+namespace animpack {
+namespace {
+
+constexpr int kTickRate = 60;
+constexpr int kKeysPerSecond = 31;
+constexpr int kClipSeconds = 4;
+constexpr int kClipCount = 4;
+constexpr int kMaxBenchJoints = 128;
+constexpr int kVertexCount = 10000;
+constexpr int kSkinJoints = 64;
+constexpr float kTwoPi = static_cast<float>(2.0 * det::kPi);
+
+template <typename T>
+T must(Result<T> r, const char* what) {
+  if (!r) {
+    std::fprintf(stderr, "runtime_bench: %s: %s\n", what, r.error().message());
+    std::abort();
+  }
+  return std::move(*r);
+}
+
+void must(const Result<void>& r, const char* what) {
+  if (!r) {
+    std::fprintf(stderr, "runtime_bench: %s: %s\n", what, r.error().message());
+    std::abort();
+  }
+}
+
+// A fixed-seed 64-bit LCG (Knuth's MMIX constants): the same numbers everywhere.
+class Lcg {
+ public:
+  explicit Lcg(uint64_t seed) : state_(seed) {}
+  uint32_t next() {
+    state_ = state_ * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint32_t>(state_ >> 33);
+  }
+  // In [0, 1), 24 bits.
+  float unit() { return static_cast<float>(next() >> 7) * (1.0f / 16777216.0f); }
+  float range(float lo, float hi) { return lo + (hi - lo) * unit(); }
+  Vec3 direction() {
+    for (;;) {
+      const Vec3 v{range(-1, 1), range(-1, 1), range(-1, 1)};
+      const float d = dot(v, v);
+      if (d > 0.01f && d <= 1.0f) return normalize(v);
+    }
+  }
+
+ private:
+  uint64_t state_;
+};
+
+// ---------------------------------------------------------------------------------------
+// The synthetic rig.
+
+struct SkeletonBuilder {
+  std::vector<Joint> joints;
+  Lcg rng{0x5eed0001u};
+
+  int add(const std::string& name, int parent, Vec3 offset) {
+    Joint j;
+    j.name = name;
+    j.parent = static_cast<int16_t>(parent);
+    j.rest.translation = offset;
+    // A small rest tilt so that rest rotations are not all the identity.
+    j.rest.rotation = quat_from_axis_angle(rng.direction(), rng.range(-0.2f, 0.2f));
+    joints.push_back(j);
+    return static_cast<int>(joints.size()) - 1;
+  }
+};
+
+// kMaxBenchJoints joints, parents first; any prefix is a valid skeleton.
+std::vector<Joint> make_joints() {
+  SkeletonBuilder b;
+  const int hips = b.add("hips", -1, {0, 1.0f, 0});
+  int spine = hips;
+  for (int i = 0; i < 4; ++i) spine = b.add("spine" + std::to_string(i), spine, {0, 0.12f, 0});
+  const int chest = spine;
+  const int neck = b.add("neck", chest, {0, 0.1f, 0});
+  const int head = b.add("head", neck, {0, 0.1f, 0});
+  int hands[2] = {0, 0}, feet[2] = {0, 0};
+  for (int s = 0; s < 2; ++s) {
+    const float side = s == 0 ? -1.0f : 1.0f;
+    const std::string pre = s == 0 ? "l_" : "r_";
+    const int thigh = b.add(pre + "thigh", hips, {0.1f * side, -0.05f, 0});
+    const int shin = b.add(pre + "shin", thigh, {0, -0.45f, 0});
+    feet[s] = b.add(pre + "foot", shin, {0, -0.42f, 0});
+    b.add(pre + "toe", feet[s], {0, -0.05f, 0.12f});
+  }
+  for (int s = 0; s < 2; ++s) {
+    const float side = s == 0 ? -1.0f : 1.0f;
+    const std::string pre = s == 0 ? "l_" : "r_";
+    const int clavicle = b.add(pre + "clavicle", chest, {0.04f * side, 0.08f, 0});
+    const int upper = b.add(pre + "upperarm", clavicle, {0.14f * side, 0, 0});
+    const int fore = b.add(pre + "forearm", upper, {0.28f * side, 0, 0});
+    hands[s] = b.add(pre + "hand", fore, {0.26f * side, 0, 0});
+  }
+  // Three-joint chains: fingers, face, feet details, chest straps, round robin.
+  const int attach[] = {hands[0], hands[1], head, hands[0], hands[1], feet[0], feet[1], chest};
+  for (int chain = 0; static_cast<int>(b.joints.size()) < kMaxBenchJoints; ++chain) {
+    int parent = attach[chain % 8];
+    const Vec3 dir = b.rng.direction();
+    for (int k = 0; k < 3 && static_cast<int>(b.joints.size()) < kMaxBenchJoints; ++k) {
+      parent = b.add("chain" + std::to_string(chain) + "_" + std::to_string(k), parent,
+                     dir * b.rng.range(0.02f, 0.05f));
+    }
+  }
+  return b.joints;
+}
+
+// Key times k / 31 seconds, k = 0 .. 31 * kClipSeconds.
+std::vector<float> key_times() {
+  std::vector<float> t;
+  for (int k = 0; k <= kKeysPerSecond * kClipSeconds; ++k) {
+    t.push_back(static_cast<float>(k) / static_cast<float>(kKeysPerSecond));
+  }
+  return t;
+}
+
+float wave(float amplitude, float hz, float phase, float t) {
+  return amplitude * det::sin(kTwoPi * hz * t + phase);
+}
+
+// A looping clip with T, R and S channels (LINEAR) on every joint.
+Clip make_clip(const std::string& name, const std::vector<Joint>& joints, uint64_t seed) {
+  Lcg rng(seed);
+  Clip clip(name);
+  const std::vector<float> times = key_times();
+  std::vector<float> tv, rv, sv;
+  for (size_t j = 0; j < joints.size(); ++j) {
+    const Trs& rest = joints[j].rest;
+    // Frequencies are multiples of 1/4 Hz so that every channel loops seamlessly.
+    const bool fast = rng.unit() < 0.15f;
+    const Vec3 axis = rng.direction();
+    const float amplitude = fast ? rng.range(1.0f, 1.4f) : rng.range(0.1f, 0.4f);
+    const float hz = fast ? 1.5f : 0.25f * static_cast<float>(1 + rng.next() % 3);
+    const float phase = rng.range(0.0f, kTwoPi);
+    const float t_phase = rng.range(0.0f, kTwoPi);
+    tv.clear();
+    rv.clear();
+    sv.clear();
+    for (const float t : times) {
+      // Translation: the hips bob and sway; other joints jitter around their offset.
+      Vec3 tr = rest.translation;
+      if (j == 0) {
+        tr = tr + Vec3{wave(0.05f, 0.5f, t_phase, t), wave(0.03f, 1.0f, t_phase, t),
+                       wave(0.02f, 0.5f, phase, t)};
+      } else {
+        tr = tr + Vec3{wave(0.002f, 0.5f, t_phase, t), 0, wave(0.002f, 0.25f, phase, t)};
+      }
+      const float angle = wave(amplitude, hz, phase, t) + rng.range(-0.002f, 0.002f);
+      const Quat q = normalize(rest.rotation * quat_from_axis_angle(axis, angle));
+      const float s = 1.0f + wave(0.01f, 0.25f, t_phase, t);
+      tv.insert(tv.end(), {tr.x, tr.y, tr.z});
+      rv.insert(rv.end(), {q.x, q.y, q.z, q.w});
+      sv.insert(sv.end(), {s, s, s});
+    }
+    const auto joint = static_cast<uint16_t>(j);
+    clip.add_channel(joint, Property::kTranslation, Interpolation::kLinear, times, tv);
+    clip.add_channel(joint, Property::kRotation, Interpolation::kLinear, times, rv);
+    clip.add_channel(joint, Property::kScale, Interpolation::kLinear, times, sv);
+  }
+  return clip;
+}
+
+// The share of rotation key pairs of a clip whose |dot| <= 0.9995 (the slerp path).
+double slerp_share(const Clip& clip) {
+  size_t pairs = 0, slerps = 0;
+  for (const Channel& ch : clip.channels()) {
+    if (ch.property != Property::kRotation) continue;
+    for (size_t k = 0; k + 1 < ch.times.size(); ++k) {
+      const float* a = ch.values.data() + 4 * k;
+      const float d = a[0] * a[4] + a[1] * a[5] + a[2] * a[6] + a[3] * a[7];
+      ++pairs;
+      if (!((d < 0 ? -d : d) > 0.9995f)) ++slerps;
+    }
+  }
+  return pairs == 0 ? 0.0 : static_cast<double>(slerps) / static_cast<double>(pairs);
+}
+
+Rig make_rig(int joint_count) {
+  std::vector<Joint> joints = make_joints();
+  joints.resize(static_cast<size_t>(joint_count));
+  // Inverse binds: the inverse of each joint's rest global matrix.
+  std::vector<Mat4> rest_globals(joints.size());
+  std::vector<Mat4> inverse_binds(joints.size());
+  for (size_t i = 0; i < joints.size(); ++i) {
+    const Mat4 local = to_matrix(joints[i].rest);
+    const int p = joints[i].parent;
+    rest_globals[i] = p < 0 ? local : mul_affine(rest_globals[static_cast<size_t>(p)], local);
+    inverse_binds[i] = inverse_affine(rest_globals[i]);
+  }
+  std::vector<Clip> clips;
+  const char* names[kClipCount] = {"A0", "A1", "B0", "B1"};
+  for (int c = 0; c < kClipCount; ++c) {
+    clips.push_back(make_clip(names[c], joints, 0xc11b0000u + static_cast<uint64_t>(c)));
+  }
+  Skeleton skeleton = must(Skeleton::create(joints, std::move(inverse_binds), Mat4{}), "skeleton");
+  return must(Rig::create(std::move(skeleton), std::move(clips)), "rig");
+}
+
+// One rig per joint count, built once and never moved (animators point at it).
+const Rig& rig_for(int joint_count) {
+  static std::map<int, std::unique_ptr<Rig>> rigs;
+  std::unique_ptr<Rig>& r = rigs[joint_count];
+  if (!r) r = std::make_unique<Rig>(make_rig(joint_count));
+  return *r;
+}
+
+// ---------------------------------------------------------------------------------------
+// Helpers shared by the benchmarks.
+
+void set_per_joint(benchmark::State& state, int joints) {
+  state.counters["ns_per_joint"] = benchmark::Counter(
+      static_cast<double>(joints) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void set_property(Trs& a, Property p, const Vec4& v) {
+  switch (p) {
+    case Property::kTranslation: a.translation = {v.x, v.y, v.z}; break;
+    case Property::kScale: a.scale = {v.x, v.y, v.z}; break;
+    case Property::kRotation: a.rotation = {v.x, v.y, v.z, v.w}; break;
+  }
+}
+
+// The clip time the Animator shows at `tick` for a looping layer started at tick 0 at
+// speed 1 (the same double arithmetic as Animator::unwrapped and Animator::mapped).
+float loop_time(const Clip& clip, int64_t tick) {
+  const double u = 0.0 + static_cast<double>(tick) * static_cast<double>(1.0f) /
+                             static_cast<double>(kTickRate);
+  const double d = clip.duration();
+  const double r = u - std::floor(u / d) * d;
+  return static_cast<float>(r < 0.0 ? 0.0 : (r >= d ? 0.0 : r));
+}
+
+// Samples every channel of `clip` at t over the rest pose, as a single full-weight layer
+// does inside Animator::evaluate.
+void sample_pose(const Rig& rig, const Clip& clip, float t, uint32_t* cursors,
+                 std::span<Trs> pose) {
+  const auto rest = rig.skeleton().rest_pose();
+  std::copy(rest.begin(), rest.end(), pose.begin());
+  const auto channels = clip.channels();
+  for (size_t c = 0; c < channels.size(); ++c) {
+    const Channel& ch = channels[c];
+    set_property(pose[ch.joint], ch.property, sample(ch, t, &cursors[c]));
+  }
+}
+
+// Mixes b over a by w, as the Animator mixes one layer over another (lerp translation
+// and scale, nlerp rotation) when every property is keyed.
+void blend_pose(std::span<Trs> a, std::span<const Trs> b, float w) {
+  for (size_t j = 0; j < a.size(); ++j) {
+    a[j].translation = lerp(a[j].translation, b[j].translation, w);
+    a[j].rotation = nlerp(a[j].rotation, b[j].rotation, w);
+    a[j].scale = lerp(a[j].scale, b[j].scale, w);
+  }
+}
+
+bool same_bits(std::span<const Mat4> a, std::span<const Mat4> b) {
+  return a.size() == b.size() &&
+         bits_equal(a[0].m, b[0].m, static_cast<int>(a.size() * 16));
+}
+
+bool same_bits(std::span<const Trs> a, std::span<const Trs> b) {
+  return a.size() == b.size() &&
+         bits_equal(&a[0].translation.x, &b[0].translation.x, static_cast<int>(a.size() * 10));
+}
+
+// Pseudo-random ticks over many loops of the clip (fixed seed).
+class TickSequence {
+ public:
+  int64_t next() { return static_cast<int64_t>(rng_.next() % 100000u); }
+
+ private:
+  Lcg rng_{0x7e1c5eedu};
+};
+
+// ---------------------------------------------------------------------------------------
+// (a) Forward playback: Animator::evaluate at consecutive 60 Hz ticks, one clip.
+// Sample + blend onto the rest pose + local-to-global + palette.
+
+void BM_EvaluateForward(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const Rig& rig = rig_for(n);
+  Animator animator = must(Animator::create(&rig, kTickRate), "animator");
+  (void)must(animator.play(0, 0), "play");
+  int64_t tick = 0;
+  for (auto _ : state) {
+    animator.evaluate(tick++);
+    benchmark::DoNotOptimize(animator.palette().data());
+    benchmark::ClobberMemory();
+  }
+  set_per_joint(state, n);
+}
+
+// (b) Random seeks: Animator::evaluate at pseudo-random ticks (every key cursor misses
+// and is repaired by a binary search).
+void BM_EvaluateRandomSeek(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const Rig& rig = rig_for(n);
+  Animator animator = must(Animator::create(&rig, kTickRate), "animator");
+  (void)must(animator.play(0, 0), "play");
+  TickSequence ticks;
+  for (auto _ : state) {
+    animator.evaluate(ticks.next());
+    benchmark::DoNotOptimize(animator.palette().data());
+    benchmark::ClobberMemory();
+  }
+  set_per_joint(state, n);
+}
+
+// (c) Sample + local-to-global without the palette, through the public API: sample()
+// per channel with cursors, then local_to_global(). ozz's "sample + local-to-model".
+// Checked bit for bit against Animator::globals() before timing.
+void BM_SampleLocalToGlobal(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const bool seek = state.range(1) != 0;
+  const Rig& rig = rig_for(n);
+  const Clip& clip = rig.clips()[0];
+  std::vector<uint32_t> cursors(clip.channels().size(), 0);
+  std::vector<Trs> locals(static_cast<size_t>(n));
+  std::vector<Mat4> globals(static_cast<size_t>(n));
+  {
+    Animator animator = must(Animator::create(&rig, kTickRate), "animator");
+    (void)must(animator.play(0, 0), "play");
+    for (int64_t tick = 0; tick < 300; tick += 7) {
+      animator.evaluate(tick);
+      sample_pose(rig, clip, loop_time(clip, tick), cursors.data(), locals);
+      must(local_to_global(rig.skeleton(), locals, globals), "local_to_global");
+      if (!same_bits(globals, animator.globals())) {
+        state.SkipWithError("globals differ from Animator::evaluate");
+        return;
+      }
+    }
+  }
+  int64_t tick = 0;
+  TickSequence ticks;
+  for (auto _ : state) {
+    const float t = loop_time(clip, seek ? ticks.next() : tick++);
+    sample_pose(rig, clip, t, cursors.data(), locals);
+    (void)local_to_global(rig.skeleton(), locals, globals);
+    benchmark::DoNotOptimize(globals.data());
+    benchmark::ClobberMemory();
+  }
+  set_per_joint(state, n);
+}
+
+// (c') The parts of (a) alone: sampling only (rest copy + sample per channel), then
+// local_to_global only, then global_to_palette only.
+void BM_SampleOnly(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const Rig& rig = rig_for(n);
+  const Clip& clip = rig.clips()[0];
+  std::vector<uint32_t> cursors(clip.channels().size(), 0);
+  std::vector<Trs> locals(static_cast<size_t>(n));
+  int64_t tick = 0;
+  for (auto _ : state) {
+    sample_pose(rig, clip, loop_time(clip, tick++), cursors.data(), locals);
+    benchmark::DoNotOptimize(locals.data());
+    benchmark::ClobberMemory();
+  }
+  set_per_joint(state, n);
+}
+
+void BM_LocalToGlobalOnly(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const Rig& rig = rig_for(n);
+  const Clip& clip = rig.clips()[0];
+  std::vector<uint32_t> cursors(clip.channels().size(), 0);
+  std::vector<Trs> locals(static_cast<size_t>(n));
+  std::vector<Mat4> globals(static_cast<size_t>(n));
+  sample_pose(rig, clip, 1.3f, cursors.data(), locals);
+  for (auto _ : state) {
+    (void)local_to_global(rig.skeleton(), locals, globals);
+    benchmark::DoNotOptimize(globals.data());
+    benchmark::ClobberMemory();
+  }
+  set_per_joint(state, n);
+}
+
+void BM_PaletteOnly(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const Rig& rig = rig_for(n);
+  Animator animator = must(Animator::create(&rig, kTickRate), "animator");
+  (void)must(animator.play(0, 0), "play");
+  animator.evaluate(78);
+  std::vector<Mat4> palette(static_cast<size_t>(n));
+  for (auto _ : state) {
+    (void)global_to_palette(rig.skeleton(), animator.globals(), palette);
+    benchmark::DoNotOptimize(palette.data());
+    benchmark::ClobberMemory();
+  }
+  set_per_joint(state, n);
+}
+
+// (d) Two-layer blend: play_blend of two clips (weights 1:1), evaluate at consecutive
+// ticks: two samplings, the layer mix, local-to-global and palette.
+void BM_EvaluateBlend2(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const Rig& rig = rig_for(n);
+  Animator animator = must(Animator::create(&rig, kTickRate), "animator");
+  const BlendEntry entries[] = {{0, 1.0f}, {1, 1.0f}};
+  (void)must(animator.play_blend(entries, 0), "play_blend");
+  int64_t tick = 0;
+  for (auto _ : state) {
+    animator.evaluate(tick++);
+    benchmark::DoNotOptimize(animator.palette().data());
+    benchmark::ClobberMemory();
+  }
+  set_per_joint(state, n);
+}
+
+// (d') The mix of two sampled poses alone (lerp, nlerp, lerp per joint with the public
+// math functions: what the Animator does per joint for a second layer), comparable to
+// ozz's BlendingJob of two layers. Checked bit for bit against Animator::locals().
+void BM_PoseBlend2(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const Rig& rig = rig_for(n);
+  std::vector<uint32_t> cursors(rig.clips()[0].channels().size(), 0);
+  std::vector<Trs> a(static_cast<size_t>(n)), b(static_cast<size_t>(n)), out(a.size());
+  {
+    Animator animator = must(Animator::create(&rig, kTickRate), "animator");
+    const BlendEntry entries[] = {{0, 1.0f}, {1, 1.0f}};
+    (void)must(animator.play_blend(entries, 0), "play_blend");
+    animator.evaluate(78);
+    sample_pose(rig, rig.clips()[0], loop_time(rig.clips()[0], 78), cursors.data(), a);
+    sample_pose(rig, rig.clips()[1], loop_time(rig.clips()[1], 78), cursors.data(), b);
+    out = a;
+    blend_pose(out, b, 0.5f);
+    if (!same_bits(out, animator.locals())) {
+      state.SkipWithError("blended locals differ from Animator::evaluate");
+      return;
+    }
+  }
+  for (auto _ : state) {
+    std::copy(a.begin(), a.end(), out.begin());
+    blend_pose(out, b, 0.5f);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  set_per_joint(state, n);
+}
+
+// (e) A crossfade of two blended mixes: mix A = A0 + A1 (1:1) fading out under mix B =
+// B0 + B1 (layer B1 at weight 0.5) over 10 s; evaluated at ticks inside the fade: four
+// samplings, two layer mixes, the mix-to-mix blend, local-to-global and palette.
+void BM_EvaluateCrossfade(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const Rig& rig = rig_for(n);
+  Animator animator = must(Animator::create(&rig, kTickRate), "animator");
+  const BlendEntry entries[] = {{0, 1.0f}, {1, 1.0f}};
+  (void)must(animator.play_blend(entries, 0), "play_blend");
+  (void)must(animator.crossfade(2, 10.0, 0), "crossfade");
+  (void)must(animator.blend(3, 0.5f, 0), "blend");
+  constexpr int64_t kFadeTicks = 10 * kTickRate;
+  if (animator.mix_count() != 2 || animator.layer_count(0) != 2 || animator.layer_count(1) != 2) {
+    state.SkipWithError("unexpected mix layout");
+    return;
+  }
+  int64_t tick = 1;
+  for (auto _ : state) {
+    animator.evaluate(tick);
+    if (++tick == kFadeTicks) tick = 1;  // stay strictly inside the fade
+    benchmark::DoNotOptimize(animator.palette().data());
+    benchmark::ClobberMemory();
+  }
+  set_per_joint(state, n);
+}
+
+// ---------------------------------------------------------------------------------------
+// (f) CPU skinning of 10k vertices with 4 influences against a 64-joint palette.
+// range(0): 0 positions only, 1 positions + normals, 2 positions + normals + tangents.
+
+struct Mesh {
+  std::vector<Vec3> positions, normals;
+  std::vector<Vec4> tangents;
+  std::vector<JointIndices> joints;
+  std::vector<Vec4> weights;
+};
+
+Mesh make_mesh(int vertices, int palette_size) {
+  Lcg rng(0x5c1a0001u);
+  Mesh m;
+  for (int v = 0; v < vertices; ++v) {
+    m.positions.push_back({rng.range(-0.5f, 0.5f), rng.range(0.0f, 1.8f), rng.range(-0.2f, 0.2f)});
+    const Vec3 nrm = rng.direction();
+    // A tangent perpendicular to the normal.
+    const Vec3 tan = normalize(cross(nrm, std::abs(nrm.y) < 0.9f ? Vec3{0, 1, 0} : Vec3{1, 0, 0}));
+    m.normals.push_back(nrm);
+    m.tangents.push_back({tan.x, tan.y, tan.z, rng.unit() < 0.5f ? -1.0f : 1.0f});
+    // A main joint and three neighbours in index order (as a skinned mesh's vertex
+    // mostly follows one bone and its neighbours).
+    const int j0 = static_cast<int>(rng.next() % static_cast<uint32_t>(palette_size));
+    JointIndices ji;
+    for (int i = 0; i < 4; ++i) {
+      ji.j[i] = static_cast<uint16_t>((j0 + i * static_cast<int>(1 + rng.next() % 3)) % palette_size);
+    }
+    m.joints.push_back(ji);
+    float w[4] = {rng.range(0.4f, 1.0f), rng.range(0.0f, 0.4f), rng.range(0.0f, 0.2f),
+                  rng.range(0.0f, 0.1f)};
+    const float sum = w[0] + w[1] + w[2] + w[3];
+    m.weights.push_back({w[0] / sum, w[1] / sum, w[2] / sum, w[3] / sum});
+  }
+  return m;
+}
+
+void BM_Skin(benchmark::State& state) {
+  const int streams = static_cast<int>(state.range(0));
+  const Rig& rig = rig_for(kSkinJoints);
+  Animator animator = must(Animator::create(&rig, kTickRate), "animator");
+  (void)must(animator.play(0, 0), "play");
+  animator.evaluate(78);
+  const Mesh mesh = make_mesh(kVertexCount, kSkinJoints);
+  std::vector<Vec3> out_positions(mesh.positions.size()), out_normals(mesh.positions.size());
+  std::vector<Vec4> out_tangents(mesh.positions.size());
+  SkinInput in{mesh.positions, {}, {}, mesh.joints, mesh.weights};
+  SkinOutput out{out_positions, {}, {}};
+  if (streams >= 1) {
+    in.normals = mesh.normals;
+    out.normals = out_normals;
+  }
+  if (streams >= 2) {
+    in.tangents = mesh.tangents;
+    out.tangents = out_tangents;
+  }
+  must(skin(in, animator.palette(), out), "skin");
+  for (auto _ : state) {
+    (void)skin(in, animator.palette(), out);
+    benchmark::DoNotOptimize(out_positions.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["ns_per_vertex"] = benchmark::Counter(
+      static_cast<double>(kVertexCount) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+// ---------------------------------------------------------------------------------------
+
+double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
+
+// Every benchmark: microseconds, and a "min" aggregate (the best run) when repeated.
+void common(benchmark::internal::Benchmark* b) {
+  b->Unit(benchmark::kMicrosecond)->ComputeStatistics("min", min_of);
+}
+
+void joint_counts(benchmark::internal::Benchmark* b) {
+  common(b);
+  b->ArgName("joints")->Arg(32)->Arg(64)->Arg(128);
+}
+
+BENCHMARK(BM_EvaluateForward)->Apply(joint_counts);
+BENCHMARK(BM_EvaluateRandomSeek)->Apply(joint_counts);
+BENCHMARK(BM_SampleLocalToGlobal)
+    ->Apply(common)
+    ->ArgNames({"joints", "seek"})
+    ->ArgsProduct({{32, 64, 128}, {0, 1}});
+BENCHMARK(BM_SampleOnly)->Apply(joint_counts);
+BENCHMARK(BM_LocalToGlobalOnly)->Apply(joint_counts);
+BENCHMARK(BM_PaletteOnly)->Apply(joint_counts);
+BENCHMARK(BM_EvaluateBlend2)->Apply(joint_counts);
+BENCHMARK(BM_PoseBlend2)->Apply(joint_counts);
+BENCHMARK(BM_EvaluateCrossfade)->Apply(joint_counts);
+BENCHMARK(BM_Skin)->Apply(common)->ArgName("streams")->DenseRange(0, 2);
+
+}  // namespace
+}  // namespace animpack
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  const animpack::Rig& rig = animpack::rig_for(64);
+  char share[64];
+  std::snprintf(share, sizeof share, "%.1f%%", 100.0 * animpack::slerp_share(rig.clips()[0]));
+  benchmark::AddCustomContext("slerp_key_pairs", share);
+  benchmark::AddCustomContext(
+      "rig", "T+R+S LINEAR on every joint, 31 keys/s, 4 s loops; skinning: 10000 vertices, "
+             "4 influences, 64-joint palette");
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

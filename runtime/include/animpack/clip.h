@@ -1,0 +1,109 @@
+// Clips: keyed channels on a skeleton's joints, sampled as glTF 2.0 specifies, and
+// named events at clip times.
+//
+//   animpack::Clip walk("Walk");
+//   const float times[] = {0.0f, 1.0f};
+//   const float values[] = {0, 0, 0, 0, 0, 2};      // two translation keys
+//   walk.add_channel(0, animpack::Property::kTranslation, animpack::Interpolation::kLinear,
+//                    times, values);
+//   walk.add_event("step", 0.5f);
+//   uint32_t cursor = 0;
+//   animpack::Vec4 v = animpack::sample(walk.channels()[0], 0.25f, &cursor);  // (0, 0, 0.5)
+//
+// Sampling (glTF 2.0 "Animation samplers" and Appendix C "Interpolation"):
+// - before the first key the first value holds, after the last key the last value;
+// - kStep holds a key until the next;
+// - kLinear lerps translation and scale and slerps rotation the shorter way (nlerp when
+//   the keys' dot product exceeds 0.9995);
+// - kCubicSpline uses the Hermite basis with each key's out-tangent and the next key's
+//   in-tangent scaled by the key interval; rotations come back normalised.
+// Key values are stored as glTF stores them: `width` floats per key (3 for translation
+// and scale, 4 for rotation x y z w); for kCubicSpline three groups per key: in-tangent,
+// value, out-tangent.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "animpack/math.h"
+#include "animpack/result.h"
+
+namespace animpack {
+
+enum class Property : uint8_t { kTranslation = 0, kRotation = 1, kScale = 2 };
+enum class Interpolation : uint8_t { kStep = 0, kLinear = 1, kCubicSpline = 2 };
+enum class Playback : uint8_t { kLoop = 0, kOnce = 1, kPingPong = 2 };
+
+// 3 for translation and scale, 4 for rotation.
+inline int property_width(Property p) { return p == Property::kRotation ? 4 : 3; }
+// "translation", "rotation", "scale".
+const char* property_name(Property p);
+// "STEP", "LINEAR", "CUBICSPLINE" (the glTF spellings).
+const char* interpolation_name(Interpolation i);
+// "loop", "once", "ping_pong" (the scene file's spellings).
+const char* playback_name(Playback p);
+
+// One animated property of one joint. times and values are views: into the clip's own
+// storage (add_channel) or into a mapped pack (add_channel_view).
+struct Channel {
+  uint16_t joint = 0;
+  Property property = Property::kTranslation;
+  Interpolation interpolation = Interpolation::kLinear;
+  std::span<const float> times;   // seconds, strictly ascending, at least one key
+  std::span<const float> values;  // width (x3 for kCubicSpline) floats per key
+};
+
+// A named mark at a clip time (seconds, 0 <= time <= duration).
+struct ClipEvent {
+  std::string name;
+  float time = 0;
+};
+
+class Clip {
+ public:
+  explicit Clip(std::string name = {}) : name_(std::move(name)) {}
+  // Move-only: channels may point into storage the clip owns.
+  Clip(Clip&&) = default;
+  Clip& operator=(Clip&&) = default;
+  Clip(const Clip&) = delete;
+  Clip& operator=(const Clip&) = delete;
+
+  // Adds a channel; the clip keeps its own copy of the keys.
+  void add_channel(uint16_t joint, Property property, Interpolation interpolation,
+                   std::span<const float> times, std::span<const float> values);
+  // Adds a channel whose keys live elsewhere and must outlive this clip (a mapped pack).
+  void add_channel_view(const Channel& channel);
+  // Adds an event; events are kept ordered by time (equal times keep insertion order).
+  void add_event(std::string name, float time);
+
+  const std::string& name() const { return name_; }
+  std::span<const Channel> channels() const { return channels_; }
+  std::span<const ClipEvent> events() const { return events_; }
+  // The last key time over all channels (0 for a clip without keys).
+  float duration() const { return duration_; }
+
+  // Checks every channel against a skeleton of joint_count joints: joint in range, at
+  // least one key, times finite and strictly ascending and not negative, value counts
+  // consistent with the property and interpolation, values finite; and every event time
+  // within [0, duration]. Fails with kBadClip naming the channel or event.
+  [[nodiscard]] Result<void> validate(int joint_count) const;
+
+ private:
+  std::string name_;
+  std::vector<Channel> channels_;
+  std::vector<ClipEvent> events_;
+  std::vector<std::vector<float>> owned_keys_;  // inner buffers never move
+  float duration_ = 0;
+};
+
+// Samples a channel at clip time t (seconds). *cursor is a hint that makes forward
+// playback O(1): the index of the key at or before the last sampled time; any value is
+// safe (it is checked and repaired by a binary search). Translation and scale come
+// back in x, y, z (w = 0); rotation in x, y, z, w.
+// Preconditions: channel passed Clip::validate.
+Vec4 sample(const Channel& channel, float t, uint32_t* cursor);
+
+}  // namespace animpack

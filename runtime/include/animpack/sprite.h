@@ -1,0 +1,266 @@
+// Sprite clips: frames cut from an image atlas, named clips of those frames, and a
+// player that steps a clip by integer tick.
+//
+//   auto atlas = animpack::Atlas::grid({128, 64}, {32, 32}, 8);   // 4 x 2 cells
+//   auto walk = animpack::SpriteClip::create("walk", {0, 1, 2, 3}, 12.0f,
+//                                            animpack::Playback::kLoop, {{"step", 1}});
+//   auto sheet = animpack::SpriteSheet::create(*atlas, {*walk});
+//   auto player = animpack::SpritePlayer::create(&*sheet, 60);    // 60 ticks a second
+//   (void)player->play("walk", 0);
+//   for (const animpack::SpriteEvent& e : player->advance(5)) { /* "step" at tick 5 */ }
+//   animpack::Result<animpack::UvRect> uv = player->uv(5);        // atlas frame 1
+//
+// Timing (the same rule on every platform): the step at a tick is
+//   floor(offset * fps + ticks * speed * fps / rate)
+// computed in double with exactly those operations, where ticks = tick - base tick and
+// offset is the start in seconds (after set_speed or set_playback, the clip time at
+// that tick). The clip frame of step s among n frames is s mod n (kLoop), min(s, n-1)
+// (kOnce) or 0, 1, .., n-1, n-2, .., 1, 0, 1, .. (kPingPong). Steps below 0 (ticks
+// before the play tick) show the clip's first frame and enter none.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "animpack/clip.h"
+#include "animpack/result.h"
+
+namespace animpack {
+
+// The most passes per event that one advance() delivers after a long stretch of
+// skipped ticks (the skeletal animator's MAX_REPEATS).
+inline constexpr int kSpriteMaxRepeats = 64;
+
+// A size in pixels.
+struct Size {
+  uint32_t width = 0, height = 0;
+};
+
+// A rectangle in pixels: x to the right, y down from the image's top row.
+struct PixelRect {
+  uint32_t x = 0, y = 0, width = 0, height = 0;
+};
+
+// A rectangle in texture coordinates: u to the right, v down from the image's top row.
+struct UvRect {
+  float u0 = 0, v0 = 0, u1 = 0, v1 = 0;
+};
+
+// Pixels between neighbouring grid cells and around the whole grid.
+struct GridSpacing {
+  uint32_t spacing = 0;
+  uint32_t margin = 0;
+};
+
+// An image's size and the pixel rectangles of its frames.
+class Atlas {
+ public:
+  // Cuts `count` cells of size `cell` left to right, then top to bottom. The first cell
+  // is at (margin, margin) and neighbours are cell + spacing apart; a cell fits when it
+  // ends at least `margin` pixels before the image's edge. Fails (kBadAtlas) on a
+  // zero-sized image or cell, count 0, or more cells than fit.
+  static Result<Atlas> grid(Size image, Size cell, uint32_t count, GridSpacing spacing = {});
+  // Takes pixel rectangles as the frames, in order. Fails (kBadAtlas) on a zero-sized
+  // image, no rects, or a rect that is empty or not inside the image (the message names
+  // the rect's index and bounds).
+  static Result<Atlas> rects(Size image, std::vector<PixelRect> rects);
+
+  // The image's size.
+  Size size() const { return size_; }
+  // The number of frames (at least one).
+  uint32_t frame_count() const { return static_cast<uint32_t>(frames_.size()); }
+  // The frames' pixel rectangles.
+  std::span<const PixelRect> frames() const { return frames_; }
+  // The frame's texture rectangle [x/W, y/H, (x+w)/W, (y+h)/H] (v down: image rows from
+  // the top). Fails (kBadFrame) when frame >= frame_count().
+  Result<UvRect> uv(uint32_t frame) const;
+
+ private:
+  Atlas(Size size, std::vector<PixelRect> frames) : size_(size), frames_(std::move(frames)) {}
+
+  Size size_;
+  std::vector<PixelRect> frames_;
+};
+
+// A named mark on one frame of a sprite clip: `frame` is an index WITHIN the clip's
+// frame list, not an atlas frame.
+struct FrameEvent {
+  std::string name;
+  uint32_t frame = 0;
+};
+
+// A named list of atlas frames shown at `fps`, with a playback and events on frames.
+// Copyable.
+class SpriteClip {
+ public:
+  // Builds a clip. Events are kept ordered by frame (equal frames keep their order), so
+  // events() may differ in order from `events`. Fails with kBadFrame for no frames or an
+  // event frame >= frames.size(), kInvalidArgument for fps not finite or <= 0 or more
+  // than 65535 events. Atlas frame indices are checked by SpriteSheet::create.
+  static Result<SpriteClip> create(std::string name, std::vector<uint32_t> frames, float fps,
+                                   Playback playback, std::vector<FrameEvent> events = {});
+
+  // The clip's name.
+  const std::string& name() const { return name_; }
+  // The atlas frame indices, in play order (at least one).
+  std::span<const uint32_t> frames() const { return frames_; }
+  // Frames per second (finite, > 0).
+  float fps() const { return fps_; }
+  // The playback a player uses unless SpritePlayOptions::playback says otherwise.
+  Playback playback() const { return playback_; }
+  // All events, ordered by frame.
+  std::span<const FrameEvent> events() const { return events_; }
+  // The events on clip frame `frame` (a slice of events()); empty when it has none or
+  // frame >= frames().size().
+  std::span<const FrameEvent> events_at(uint32_t frame) const;
+
+ private:
+  friend class SpritePlayer;  // reads event_begin_ to skip to the next frame with events
+  SpriteClip() = default;
+
+  std::string name_;
+  std::vector<uint32_t> frames_;
+  float fps_ = 0;
+  Playback playback_ = Playback::kLoop;
+  std::vector<FrameEvent> events_;
+  std::vector<uint32_t> event_begin_;  // events on frame f: [event_begin_[f], [f + 1])
+};
+
+// An atlas with named clips over its frames.
+class SpriteSheet {
+ public:
+  // Builds a sheet. Fails with kBadFrame when a clip names an atlas frame >=
+  // atlas.frame_count(), kBadClip on two clips with one name or more than 65535 clips.
+  static Result<SpriteSheet> create(Atlas atlas, std::vector<SpriteClip> clips);
+
+  // The atlas.
+  const Atlas& atlas() const { return atlas_; }
+  // The clips, in the order given.
+  std::span<const SpriteClip> clips() const { return clips_; }
+  // The index of the clip with this name; kUnknownClip ("no sprite clip 'x'") when none.
+  Result<uint16_t> find_clip(std::string_view name) const;
+  // The most events on any one clip (for sizing a player's event buffer).
+  uint32_t max_event_count() const { return max_events_; }
+
+ private:
+  SpriteSheet(Atlas atlas, std::vector<SpriteClip> clips, uint32_t max_events)
+      : atlas_(std::move(atlas)), clips_(std::move(clips)), max_events_(max_events) {}
+
+  Atlas atlas_;
+  std::vector<SpriteClip> clips_;
+  uint32_t max_events_ = 0;
+};
+
+// How SpritePlayer::play starts a clip.
+struct SpritePlayOptions {
+  float speed = 1.0f;                // finite, >= 0; 0 holds the starting step
+  double start = 0.0;                // seconds into the clip; finite, >= 0
+  std::optional<Playback> playback;  // default: the clip's own
+};
+
+// One event fired by SpritePlayer::advance.
+struct SpriteEvent {
+  int64_t tick = 0;       // the first tick whose step is this one or later, but not before
+                          // the tick of the last play or setter call
+  uint16_t clip = 0;      // index in SpriteSheet::clips()
+  uint16_t event = 0;     // index in the clip's events()
+  std::string_view name;  // the event's name, a view into the sheet
+  int64_t step = 0;       // the step that entered the event's frame
+};
+
+// Plays one sprite clip of a sheet by tick. All memory is allocated by create(); play,
+// advance, frame and the setters never allocate. Copyable; a copy plays on its own.
+class SpritePlayer {
+ public:
+  // Makes a player of `sheet` at `tick_rate` ticks a second, showing the still frame.
+  // The sheet must outlive the player and stay where it is. event_capacity is the most
+  // events one advance() returns; 0 picks enough for every event of the sheet's largest
+  // clip kSpriteMaxRepeats times. Fails with kInvalidArgument for a null sheet,
+  // kBadTickRate for tick_rate <= 0.
+  static Result<SpritePlayer> create(const SpriteSheet* sheet, int32_t tick_rate,
+                                     uint32_t event_capacity = 0);
+
+  // Starts clip `clip` at `tick`, replacing what played (its events not yet advanced are
+  // dropped). The first advance() at or after `tick` fires the starting step's events.
+  // Fails, changing nothing, with kUnknownClip for an index outside the sheet, kBadSpeed
+  // for a speed negative or not finite, kBadStart for a start negative or not finite.
+  Result<void> play(uint16_t clip, int64_t tick, const SpritePlayOptions& options = {});
+  // Starts the clip with this name, as above; kUnknownClip when the sheet has none.
+  Result<void> play(std::string_view clip, int64_t tick, const SpritePlayOptions& options = {});
+  // Changes the speed from `tick` on, rebased so that the step at `tick` stays the same.
+  // Fails with kNothingPlaying when idle, kBadSpeed for negative or not finite.
+  Result<void> set_speed(float speed, int64_t tick);
+  // Jumps to `seconds` into the clip at `tick`; the next advance() fires the step
+  // jumped to, as after play. Fails with kNothingPlaying when idle, kBadStart for
+  // negative or not finite.
+  Result<void> set_start(double seconds, int64_t tick);
+  // Changes the playback from `tick` on. The step carries on (rebased as set_speed);
+  // the frame shown is the new playback's frame for it. Fails with kNothingPlaying when
+  // idle.
+  Result<void> set_playback(Playback playback, int64_t tick);
+  // Stops the clip: the player shows the still frame and advance() returns nothing.
+  void stop() { clip_ = -1; }
+
+  // The events of every step entered since the last advance (the first advance after
+  // play or set_start includes the starting step itself), in step order and, within a
+  // step, in the clip's event order. Each event fires once per step that enters its
+  // frame; a kOnce clip enters no frame after its last; after a long stretch of skipped
+  // ticks each event fires at most kSpriteMaxRepeats times (its earliest passes). Events
+  // beyond the buffer's capacity are counted in dropped_events(). Returns a view into
+  // the player's own buffer, valid until the next call of a non-const member. Empty when
+  // idle or when `tick` is before the play tick.
+  std::span<const SpriteEvent> advance(int64_t tick);
+
+  // The step at `tick` (see the top of this file); 0 when idle. Clamped to +-2^62.
+  int64_t step(int64_t tick) const;
+  // The atlas frame shown at `tick`; the still frame when idle.
+  uint32_t frame(int64_t tick) const;
+  // The texture rectangle of frame(tick). Fails with kBadFrame when that frame is
+  // outside the atlas (only possible for a still frame set out of range).
+  Result<UvRect> uv(int64_t tick) const { return sheet_->atlas().uv(frame(tick)); }
+  // The playing clip's index, or -1 when idle.
+  int clip() const { return clip_; }
+  // The playback in force (meaningful while a clip plays).
+  Playback playback() const { return playback_; }
+  // The atlas frame shown when idle (default 0). Not checked here: uv() reports a
+  // frame outside the atlas.
+  void set_still_frame(uint32_t frame) { still_frame_ = frame; }
+  // The atlas frame shown when idle.
+  uint32_t still_frame() const { return still_frame_; }
+  // Events lost because advance()'s buffer was full, since create(). Never silent.
+  uint64_t dropped_events() const { return dropped_; }
+
+ private:
+  SpritePlayer() = default;
+
+  const SpriteClip& playing() const { return sheet_->clips()[static_cast<size_t>(clip_)]; }
+  // The clip frame (index into the clip's frame list) shown at step s.
+  uint32_t clip_frame(int64_t s) const;
+  // The first step >= s whose clip frame has events; INT64_MAX when none does.
+  int64_t next_event_step(int64_t s) const;
+  // The first tick in [lo, hi] whose step is >= s. Preconditions: step(hi) >= s.
+  int64_t entry_tick(int64_t s, int64_t lo, int64_t hi) const;
+  // Makes `tick` the base tick, keeping the step there.
+  void rebase(int64_t tick);
+
+  const SpriteSheet* sheet_ = nullptr;
+  double rate_ = 0;
+  int clip_ = -1;
+  Playback playback_ = Playback::kLoop;
+  float speed_ = 1.0f;
+  double offset_ = 0;  // clip seconds at base_tick_
+  int64_t base_tick_ = 0;
+  int64_t last_step_ = 0;  // the last step whose events advance() has delivered
+  uint32_t still_frame_ = 0;
+  uint64_t dropped_ = 0;
+  size_t event_count_ = 0;
+  std::vector<SpriteEvent> events_;  // advance()'s buffer, sized once
+  std::vector<uint32_t> passes_;     // passes per event within one advance()
+};
+
+}  // namespace animpack

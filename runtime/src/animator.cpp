@@ -1,0 +1,522 @@
+#include "animpack/animator.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace animpack {
+namespace {
+
+constexpr int kSlots = kMaxMixes * kMaxLayers;
+
+bool valid_speed(float s) { return std::isfinite(s) && s >= 0.0f; }
+bool valid_start(double s) { return std::isfinite(s) && s >= 0.0; }
+
+// Mixes b over a by w: lerp for translation and scale, nlerp (shorter way) for rotation.
+// w >= 1 gives b exactly and w <= 0 gives a exactly.
+void blend_property(Trs& a, Property p, const Vec4& b, float w) {
+  switch (p) {
+    case Property::kTranslation:
+      a.translation = lerp(a.translation, Vec3{b.x, b.y, b.z}, w);
+      break;
+    case Property::kScale:
+      a.scale = lerp(a.scale, Vec3{b.x, b.y, b.z}, w);
+      break;
+    case Property::kRotation:
+      a.rotation = nlerp(a.rotation, Quat{b.x, b.y, b.z, b.w}, w);
+      break;
+  }
+}
+
+void set_property(Trs& a, Property p, const Vec4& v) {
+  switch (p) {
+    case Property::kTranslation:
+      a.translation = {v.x, v.y, v.z};
+      break;
+    case Property::kScale:
+      a.scale = {v.x, v.y, v.z};
+      break;
+    case Property::kRotation:
+      a.rotation = {v.x, v.y, v.z, v.w};
+      break;
+  }
+}
+
+void blend_trs(Trs& a, const Trs& b, float w) {
+  if (w >= 1.0f) {
+    a = b;
+    return;
+  }
+  if (w <= 0.0f) return;
+  a.translation = lerp(a.translation, b.translation, w);
+  a.rotation = nlerp(a.rotation, b.rotation, w);
+  a.scale = lerp(a.scale, b.scale, w);
+}
+
+// Positions base + k * period (k >= 0, k <= k_max) of one mark, in increasing order.
+struct Series {
+  double base = 0.0;
+  double period = 0.0;  // 0: a single position
+  int64_t k = 0;
+  int64_t k_max = 0;
+  bool active = false;
+
+  // Starts at the first position p with p > a (p >= a when inclusive).
+  void start(double a, bool inclusive) {
+    active = true;
+    k = 0;
+    if (period > 0.0 && a > base) {
+      k = static_cast<int64_t>(std::floor((a - base) / period));
+      if (k > 0) --k;  // guard against rounding in the division
+      if (k > k_max) k = k_max;
+    }
+    while (active && (value() < a || (!inclusive && value() == a))) advance();
+  }
+  double value() const { return base + static_cast<double>(k) * period; }
+  void advance() {
+    if (period <= 0.0 || k >= k_max) {
+      active = false;
+    } else {
+      ++k;
+    }
+  }
+};
+
+}  // namespace
+
+Result<Animator> Animator::create(const Rig* rig, int32_t tick_rate,
+                                  const AnimatorOptions& options) {
+  if (rig == nullptr) return Error::make(ErrorCode::kInvalidArgument, "no rig");
+  if (tick_rate <= 0) {
+    return Error::make(ErrorCode::kBadTickRate, "tick rate %d is not positive", tick_rate);
+  }
+  Animator a;
+  a.rig_ = rig;
+  a.tick_rate_ = tick_rate;
+  const size_t joints = static_cast<size_t>(rig->skeleton().joint_count());
+  a.cursor_pool_.assign(
+      static_cast<size_t>(kSlots) * static_cast<size_t>(std::max(1, rig->max_channel_count())), 0u);
+  a.locals_.assign(rig->skeleton().rest_pose().begin(), rig->skeleton().rest_pose().end());
+  a.mix_pose_ = a.locals_;
+  a.globals_.resize(joints);
+  a.palette_.resize(joints);
+  uint32_t capacity = options.event_capacity;
+  if (capacity == 0) {
+    capacity = static_cast<uint32_t>(std::max(16, 2 * kMaxRepeats * rig->max_event_count()));
+  }
+  a.events_.resize(capacity);
+  a.evaluate(0);
+  return a;
+}
+
+Result<void> Animator::check_clip(uint16_t clip, const PlayOptions& options) const {
+  if (clip >= rig_->clips().size()) {
+    return Error::make(ErrorCode::kUnknownClip, "no clip %u in this rig (it has %d)",
+                       unsigned{clip}, rig_->clip_count());
+  }
+  if (!valid_speed(options.speed)) {
+    return Error::make(ErrorCode::kBadSpeed, "speed %g is negative or not finite",
+                       static_cast<double>(options.speed));
+  }
+  if (!valid_start(options.start)) {
+    return Error::make(ErrorCode::kBadStart, "start %g is negative or not finite", options.start);
+  }
+  return ok();
+}
+
+int Animator::free_slot() const {
+  for (int s = 0; s < kSlots; ++s) {
+    if (!slot_used_[s]) return s;
+  }
+  return -1;  // unreachable: at most kMaxMixes * kMaxLayers layers exist
+}
+
+Animator::Layer Animator::make_layer(uint16_t clip, int64_t tick, const PlayOptions& options,
+                                     float weight, int slot) {
+  Layer l;
+  l.id = next_id_++;
+  if (next_id_ == 0) next_id_ = 1;
+  l.clip = clip;
+  l.playback = options.playback;
+  l.weight = weight;
+  l.speed = options.speed;
+  l.offset = options.start;
+  l.base_tick = tick;
+  l.events_from = options.start;
+  l.events_inclusive = true;
+  slot_used_[slot] = true;
+  l.cursors = cursor_pool_.data() +
+              static_cast<size_t>(slot) * (cursor_pool_.size() / static_cast<size_t>(kSlots));
+  return l;
+}
+
+void Animator::release_mix(int mix) {
+  Mix& m = mixes_[mix];
+  const size_t per_slot = cursor_pool_.size() / static_cast<size_t>(kSlots);
+  for (int i = 0; i < m.layer_count; ++i) {
+    const size_t slot = static_cast<size_t>(m.layers[i].cursors - cursor_pool_.data()) / per_slot;
+    slot_used_[slot] = false;
+  }
+  m.layer_count = 0;
+}
+
+void Animator::stop() {
+  for (int m = 0; m < mix_count_; ++m) release_mix(m);
+  mix_count_ = 0;
+}
+
+Result<LayerId> Animator::play(uint16_t clip, int64_t tick, const PlayOptions& options) {
+  if (Result<void> r = check_clip(clip, options); !r) return r.error();
+  stop();
+  Mix& m = mixes_[0];
+  m.layers[0] = make_layer(clip, tick, options, 1.0f, free_slot());
+  m.layer_count = 1;
+  m.fade_start = tick;
+  m.fade_ticks = 0;
+  mix_count_ = 1;
+  return LayerId{m.layers[0].id};
+}
+
+Result<LayerId> Animator::play(std::string_view clip, int64_t tick, const PlayOptions& options) {
+  Result<uint16_t> c = rig_->find_clip(clip);
+  if (!c) return c.error();
+  return play(*c, tick, options);
+}
+
+Result<LayerId> Animator::crossfade(uint16_t clip, double seconds, int64_t tick,
+                                    const PlayOptions& options) {
+  if (Result<void> r = check_clip(clip, options); !r) return r.error();
+  if (!std::isfinite(seconds) || seconds < 0.0) {
+    return Error::make(ErrorCode::kInvalidArgument, "fade of %g seconds", seconds);
+  }
+  const double ticks = std::round(seconds * static_cast<double>(tick_rate_));
+  const int32_t fade_ticks = ticks > 1e9 ? 1000000000 : static_cast<int32_t>(ticks);
+  if (mix_count_ == kMaxMixes) {
+    release_mix(0);
+    for (int m = 1; m < mix_count_; ++m) mixes_[m - 1] = mixes_[m];
+    --mix_count_;
+  }
+  Mix& m = mixes_[mix_count_];
+  m.layers[0] = make_layer(clip, tick, options, 1.0f, free_slot());
+  m.layer_count = 1;
+  m.fade_start = tick;
+  m.fade_ticks = fade_ticks;
+  ++mix_count_;
+  return LayerId{m.layers[0].id};
+}
+
+Result<LayerId> Animator::crossfade(std::string_view clip, double seconds, int64_t tick,
+                                    const PlayOptions& options) {
+  Result<uint16_t> c = rig_->find_clip(clip);
+  if (!c) return c.error();
+  return crossfade(*c, seconds, tick, options);
+}
+
+Result<LayerId> Animator::blend(uint16_t clip, float weight, int64_t tick,
+                                const PlayOptions& options) {
+  if (Result<void> r = check_clip(clip, options); !r) return r.error();
+  if (!(weight >= 0.0f && weight <= 1.0f)) {
+    return Error::make(ErrorCode::kBadWeight, "blend weight %g is not in [0, 1]",
+                       static_cast<double>(weight));
+  }
+  if (mix_count_ == 0) {
+    return Error::make(ErrorCode::kNothingPlaying, "nothing plays to blend clip '%s' over",
+                       rig_->clips()[clip].name().c_str());
+  }
+  Mix& m = mixes_[mix_count_ - 1];
+  if (m.layer_count == kMaxLayers) {
+    return Error::make(ErrorCode::kTooManyLayers, "a mix holds at most %d layers", kMaxLayers);
+  }
+  m.layers[m.layer_count] = make_layer(clip, tick, options, weight, free_slot());
+  return LayerId{m.layers[m.layer_count++].id};
+}
+
+Result<LayerId> Animator::blend(std::string_view clip, float weight, int64_t tick,
+                                const PlayOptions& options) {
+  Result<uint16_t> c = rig_->find_clip(clip);
+  if (!c) return c.error();
+  return blend(*c, weight, tick, options);
+}
+
+Result<LayerId> Animator::play_blend(std::span<const BlendEntry> entries, int64_t tick,
+                                     const PlayOptions& options) {
+  if (entries.empty() || entries.size() > static_cast<size_t>(kMaxLayers)) {
+    return Error::make(ErrorCode::kInvalidArgument, "play_blend takes 1 to %d clips, not %zu",
+                       kMaxLayers, entries.size());
+  }
+  for (const BlendEntry& e : entries) {
+    if (Result<void> r = check_clip(e.clip, options); !r) return r.error();
+    if (!(std::isfinite(e.weight) && e.weight > 0.0f)) {
+      return Error::make(ErrorCode::kBadWeight, "blend weight %g of clip '%s' is not positive",
+                         static_cast<double>(e.weight), rig_->clips()[e.clip].name().c_str());
+    }
+  }
+  stop();
+  Mix& m = mixes_[0];
+  // Layer i mixes over layers 0..i-1 by w_i / (w_0 + ... + w_i): then each clip's share
+  // of the result is w_i / sum(w).
+  double sum = 0.0;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    sum += static_cast<double>(entries[i].weight);
+    const float w =
+        i == 0 ? 1.0f : static_cast<float>(static_cast<double>(entries[i].weight) / sum);
+    m.layers[i] = make_layer(entries[i].clip, tick, options, w, free_slot());
+  }
+  m.layer_count = static_cast<int>(entries.size());
+  m.fade_start = tick;
+  m.fade_ticks = 0;
+  mix_count_ = 1;
+  return LayerId{m.layers[0].id};
+}
+
+Animator::Layer* Animator::find_layer(LayerId id, int* out_mix) {
+  for (int m = 0; m < mix_count_; ++m) {
+    for (int l = 0; l < mixes_[m].layer_count; ++l) {
+      if (mixes_[m].layers[l].id == id.value) {
+        if (out_mix) *out_mix = m;
+        return &mixes_[m].layers[l];
+      }
+    }
+  }
+  return nullptr;
+}
+
+const Animator::Layer* Animator::find_layer(LayerId id) const {
+  return const_cast<Animator*>(this)->find_layer(id, nullptr);
+}
+
+double Animator::unwrapped(const Layer& layer, int64_t tick) const {
+  const int64_t ticks = tick > layer.base_tick ? tick - layer.base_tick : 0;
+  return layer.offset + static_cast<double>(ticks) * static_cast<double>(layer.speed) /
+                            static_cast<double>(tick_rate_);
+}
+
+double Animator::mapped(const Layer& layer, double u) const {
+  const double d = rig_->clips()[layer.clip].duration();
+  if (!(d > 0.0)) return 0.0;
+  switch (layer.playback) {
+    case Playback::kOnce:
+      return u < d ? u : d;
+    case Playback::kLoop: {
+      const double r = u - std::floor(u / d) * d;
+      return r < 0.0 ? 0.0 : (r >= d ? 0.0 : r);
+    }
+    case Playback::kPingPong: {
+      const double period = 2.0 * d;
+      double p = u - std::floor(u / period) * period;
+      if (p < 0.0) p = 0.0;
+      return p <= d ? p : period - p;
+    }
+  }
+  return 0.0;
+}
+
+Result<void> Animator::set_speed(LayerId id, float speed, int64_t tick) {
+  Layer* l = find_layer(id);
+  if (!l) return Error::make(ErrorCode::kNoSuchLayer, "layer %u is not playing", id.value);
+  if (!valid_speed(speed)) {
+    return Error::make(ErrorCode::kBadSpeed, "speed %g is negative or not finite",
+                       static_cast<double>(speed));
+  }
+  l->offset = unwrapped(*l, tick);
+  l->base_tick = tick;
+  l->speed = speed;
+  return ok();
+}
+
+Result<void> Animator::set_start(LayerId id, double seconds, int64_t tick) {
+  Layer* l = find_layer(id);
+  if (!l) return Error::make(ErrorCode::kNoSuchLayer, "layer %u is not playing", id.value);
+  if (!valid_start(seconds)) {
+    return Error::make(ErrorCode::kBadStart, "start %g is negative or not finite", seconds);
+  }
+  l->offset = seconds;
+  l->base_tick = tick;
+  l->events_from = seconds;
+  l->events_inclusive = true;
+  return ok();
+}
+
+Result<void> Animator::set_playback(LayerId id, Playback playback, int64_t tick) {
+  Layer* l = find_layer(id);
+  if (!l) return Error::make(ErrorCode::kNoSuchLayer, "layer %u is not playing", id.value);
+  if (static_cast<uint8_t>(playback) > 2) {
+    return Error::make(ErrorCode::kInvalidArgument, "unknown playback %u",
+                       unsigned{static_cast<uint8_t>(playback)});
+  }
+  // Continue from the clip time shown now; keep the stretch not yet delivered as events.
+  const double u = unwrapped(*l, tick);
+  const double now = mapped(*l, u);
+  const double pending = u - l->events_from;
+  l->offset = now;
+  l->base_tick = tick;
+  l->playback = playback;
+  l->events_from = std::max(0.0, now - pending);
+  return ok();
+}
+
+Result<void> Animator::set_weight(LayerId id, float weight) {
+  Layer* l = find_layer(id);
+  if (!l) return Error::make(ErrorCode::kNoSuchLayer, "layer %u is not playing", id.value);
+  if (!(weight >= 0.0f && weight <= 1.0f)) {
+    return Error::make(ErrorCode::kBadWeight, "weight %g is not in [0, 1]",
+                       static_cast<double>(weight));
+  }
+  l->weight = weight;
+  return ok();
+}
+
+Result<double> Animator::clip_time(LayerId id, int64_t tick) const {
+  const Layer* l = find_layer(id);
+  if (!l) return Error::make(ErrorCode::kNoSuchLayer, "layer %u is not playing", id.value);
+  return mapped(*l, unwrapped(*l, tick));
+}
+
+Result<uint16_t> Animator::layer_clip(LayerId id) const {
+  const Layer* l = find_layer(id);
+  if (!l) return Error::make(ErrorCode::kNoSuchLayer, "layer %u is not playing", id.value);
+  return l->clip;
+}
+
+int Animator::layer_count(int mix) const {
+  return mix >= 0 && mix < mix_count_ ? mixes_[mix].layer_count : 0;
+}
+
+float Animator::mix_weight(int mix, int64_t tick) const {
+  if (mix < 0 || mix >= mix_count_) return 0.0f;
+  const Mix& m = mixes_[mix];
+  if (m.fade_ticks <= 0) return 1.0f;
+  const double w = static_cast<double>(tick - m.fade_start) / static_cast<double>(m.fade_ticks);
+  return w <= 0.0 ? 0.0f : (w >= 1.0 ? 1.0f : static_cast<float>(w));
+}
+
+void Animator::collect_events(const Layer& layer, uint8_t mix, uint8_t layer_index, int64_t tick) {
+  const Clip& clip = rig_->clips()[layer.clip];
+  const auto marks = clip.events();
+  if (marks.empty() || tick < layer.base_tick) return;
+  const double a = layer.events_from;
+  const double b = unwrapped(layer, tick);
+  const bool inclusive = layer.events_inclusive;
+  if (b < a || (b == a && !inclusive)) return;
+  const double d = clip.duration();
+  const Playback playback = d > 0.0 ? layer.playback : Playback::kOnce;
+  const size_t first = event_count_;
+
+  for (size_t e = 0; e < marks.size(); ++e) {
+    const double t = marks[e].time;
+    // Up to two series of positions per mark: forward passes, and the backward passes
+    // of ping-pong. A turning point (t == 0 or t == d) belongs to one series only.
+    Series s[2];
+    int count = 0;
+    switch (playback) {
+      case Playback::kOnce:
+        s[count++] = Series{t, 0.0, 0, 0, false};
+        break;
+      case Playback::kLoop:
+        s[count++] = Series{t, d, 0, INT64_MAX, false};
+        break;
+      case Playback::kPingPong:
+        s[count++] = Series{t, 2.0 * d, 0, t == 0.0 ? 0 : INT64_MAX, false};
+        if (t < d) s[count++] = Series{2.0 * d - t, 2.0 * d, 0, INT64_MAX, false};
+        break;
+    }
+    for (int i = 0; i < count; ++i) s[i].start(a, inclusive);
+    for (int fired = 0; fired < kMaxRepeats; ++fired) {
+      int next = -1;
+      for (int i = 0; i < count; ++i) {
+        if (s[i].active && s[i].value() <= b && (next < 0 || s[i].value() < s[next].value())) {
+          next = i;
+        }
+      }
+      if (next < 0) break;
+      if (event_count_ < events_.size()) {
+        events_[event_count_++] = AnimEvent{
+            tick,           mix, layer_index, layer.clip, static_cast<uint16_t>(e), marks[e].name,
+            s[next].value()};
+      } else {
+        ++dropped_events_;
+      }
+      s[next].advance();
+    }
+  }
+  std::sort(events_.begin() + static_cast<std::ptrdiff_t>(first),
+            events_.begin() + static_cast<std::ptrdiff_t>(event_count_),
+            [](const AnimEvent& x, const AnimEvent& y) {
+              return x.position < y.position || (x.position == y.position && x.event < y.event);
+            });
+}
+
+std::span<const AnimEvent> Animator::advance(int64_t tick) {
+  event_count_ = 0;
+  for (int m = 0; m < mix_count_; ++m) {
+    Mix& mix = mixes_[m];
+    for (int l = 0; l < mix.layer_count; ++l) {
+      Layer& layer = mix.layers[l];
+      collect_events(layer, static_cast<uint8_t>(m), static_cast<uint8_t>(l), tick);
+      if (tick >= layer.base_tick) {
+        layer.events_from = unwrapped(layer, tick);
+        layer.events_inclusive = false;
+      }
+    }
+  }
+  // Retire the mixes under the newest fully faded-in one.
+  int full = -1;
+  for (int m = mix_count_ - 1; m >= 0; --m) {
+    if (mix_weight(m, tick) >= 1.0f) {
+      full = m;
+      break;
+    }
+  }
+  if (full > 0) {
+    for (int m = 0; m < full; ++m) release_mix(m);
+    for (int m = full; m < mix_count_; ++m) mixes_[m - full] = mixes_[m];
+    mix_count_ -= full;
+  }
+  return {events_.data(), event_count_};
+}
+
+void Animator::sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose) {
+  const Clip& clip = rig_->clips()[layer.clip];
+  const float t = static_cast<float>(mapped(layer, unwrapped(layer, tick)));
+  const float w = layer.weight;
+  if (w <= 0.0f) return;
+  const auto channels = clip.channels();
+  for (size_t c = 0; c < channels.size(); ++c) {
+    const Channel& ch = channels[c];
+    const Vec4 v = sample(ch, t, &layer.cursors[c]);
+    Trs& target = pose[ch.joint];
+    if (w >= 1.0f) {
+      set_property(target, ch.property, v);
+    } else {
+      blend_property(target, ch.property, v, w);
+    }
+  }
+}
+
+void Animator::evaluate(int64_t tick) {
+  const auto rest = rig_->skeleton().rest_pose();
+  int full = -1;
+  for (int m = mix_count_ - 1; m >= 0; --m) {
+    if (mix_weight(m, tick) >= 1.0f) {
+      full = m;
+      break;
+    }
+  }
+  std::copy(rest.begin(), rest.end(), locals_.begin());
+  if (full >= 0) {
+    Mix& mix = mixes_[full];
+    for (int l = 0; l < mix.layer_count; ++l) sample_layer(mix.layers[l], tick, locals_);
+  }
+  for (int m = full + 1; m < mix_count_; ++m) {
+    Mix& mix = mixes_[m];
+    std::copy(rest.begin(), rest.end(), mix_pose_.begin());
+    for (int l = 0; l < mix.layer_count; ++l) sample_layer(mix.layers[l], tick, mix_pose_);
+    const float w = mix_weight(m, tick);
+    for (size_t j = 0; j < locals_.size(); ++j) blend_trs(locals_[j], mix_pose_[j], w);
+  }
+  const Skeleton& skeleton = rig_->skeleton();
+  // Sizes were fixed at create(); these cannot fail.
+  (void)local_to_global(skeleton, locals_, globals_);
+  (void)global_to_palette(skeleton, globals_, palette_);
+}
+
+}  // namespace animpack

@@ -1,0 +1,213 @@
+// Channel sampling after the glTF 2.0 specification, section 3.11 "Animations" and
+// Appendix C "Interpolation" (step, linear with slerp, cubic Hermite spline).
+#include "animpack/clip.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace animpack {
+
+const char* property_name(Property p) {
+  switch (p) {
+    case Property::kTranslation:
+      return "translation";
+    case Property::kRotation:
+      return "rotation";
+    case Property::kScale:
+      return "scale";
+  }
+  return "?";
+}
+
+const char* interpolation_name(Interpolation i) {
+  switch (i) {
+    case Interpolation::kStep:
+      return "STEP";
+    case Interpolation::kLinear:
+      return "LINEAR";
+    case Interpolation::kCubicSpline:
+      return "CUBICSPLINE";
+  }
+  return "?";
+}
+
+const char* playback_name(Playback p) {
+  switch (p) {
+    case Playback::kLoop:
+      return "loop";
+    case Playback::kOnce:
+      return "once";
+    case Playback::kPingPong:
+      return "ping_pong";
+  }
+  return "?";
+}
+
+void Clip::add_channel(uint16_t joint, Property property, Interpolation interpolation,
+                       std::span<const float> times, std::span<const float> values) {
+  owned_keys_.emplace_back(times.begin(), times.end());
+  const std::span<const float> t = owned_keys_.back();
+  owned_keys_.emplace_back(values.begin(), values.end());
+  const std::span<const float> v = owned_keys_.back();
+  add_channel_view(Channel{joint, property, interpolation, t, v});
+}
+
+void Clip::add_channel_view(const Channel& channel) {
+  channels_.push_back(channel);
+  if (!channel.times.empty()) duration_ = std::max(duration_, channel.times.back());
+}
+
+void Clip::add_event(std::string name, float time) {
+  auto at = std::upper_bound(events_.begin(), events_.end(), time,
+                             [](float t, const ClipEvent& e) { return t < e.time; });
+  events_.insert(at, ClipEvent{std::move(name), time});
+}
+
+Result<void> Clip::validate(int joint_count) const {
+  for (size_t c = 0; c < channels_.size(); ++c) {
+    const Channel& ch = channels_[c];
+    const char* clip = name_.c_str();
+    if (ch.joint >= joint_count) {
+      return Error::make(ErrorCode::kBadClip, "clip '%s' channel %zu: joint %u of %d", clip, c,
+                         unsigned{ch.joint}, joint_count);
+    }
+    if (static_cast<uint8_t>(ch.property) > 2 || static_cast<uint8_t>(ch.interpolation) > 2) {
+      return Error::make(ErrorCode::kBadClip,
+                         "clip '%s' channel %zu: bad property or interpolation", clip, c);
+    }
+    const size_t keys = ch.times.size();
+    if (keys == 0) {
+      return Error::make(ErrorCode::kBadClip, "clip '%s' channel %zu has no keys", clip, c);
+    }
+    const size_t per_key = static_cast<size_t>(property_width(ch.property)) *
+                           (ch.interpolation == Interpolation::kCubicSpline ? 3u : 1u);
+    if (ch.values.size() != keys * per_key) {
+      return Error::make(ErrorCode::kBadClip,
+                         "clip '%s' channel %zu: %zu values for %zu keys of %zu", clip, c,
+                         ch.values.size(), keys, per_key);
+    }
+    for (size_t k = 0; k < keys; ++k) {
+      const float t = ch.times[k];
+      if (!std::isfinite(t) || t < 0.0f || (k > 0 && !(t > ch.times[k - 1]))) {
+        return Error::make(ErrorCode::kBadClip,
+                           "clip '%s' channel %zu: key time %zu is not finite, non-negative and "
+                           "ascending",
+                           clip, c, k);
+      }
+    }
+    for (float v : ch.values) {
+      if (!std::isfinite(v)) {
+        return Error::make(ErrorCode::kBadClip, "clip '%s' channel %zu has a non-finite value",
+                           clip, c);
+      }
+    }
+  }
+  for (size_t e = 0; e < events_.size(); ++e) {
+    const float t = events_[e].time;
+    if (!std::isfinite(t) || t < 0.0f || t > duration_) {
+      return Error::make(ErrorCode::kBadClip, "clip '%s' event '%s' at %g is outside [0, %g]",
+                         name_.c_str(), events_[e].name.c_str(), static_cast<double>(t),
+                         static_cast<double>(duration_));
+    }
+  }
+  return ok();
+}
+
+namespace {
+
+Vec4 load(const float* p, int width) {
+  return width == 4 ? Vec4{p[0], p[1], p[2], p[3]} : Vec4{p[0], p[1], p[2], 0.0f};
+}
+
+// The value (not a tangent) of key k.
+Vec4 key_value(const Channel& ch, size_t k, int width) {
+  const size_t stride = static_cast<size_t>(width);
+  if (ch.interpolation == Interpolation::kCubicSpline) {
+    return load(ch.values.data() + (3 * k + 1) * stride, width);
+  }
+  return load(ch.values.data() + k * stride, width);
+}
+
+// Index k with times[k] <= t < times[k + 1]; 0 <= k < n - 1. Needs times[0] <= t < times[n-1].
+size_t find_key(std::span<const float> times, float t, uint32_t* cursor) {
+  const size_t n = times.size();
+  size_t k = *cursor;
+  if (k < n - 1 && times[k] <= t) {
+    // Forward playback: usually the same or the next key.
+    while (k + 1 < n - 1 && times[k + 1] <= t) {
+      ++k;
+      if (k - *cursor > 4) {  // a long jump: search the rest
+        k = static_cast<size_t>(
+                std::upper_bound(times.begin() + static_cast<std::ptrdiff_t>(k), times.end(), t) -
+                times.begin()) -
+            1;
+        break;
+      }
+    }
+  } else {
+    k = static_cast<size_t>(std::upper_bound(times.begin(), times.end(), t) - times.begin()) - 1;
+  }
+  *cursor = static_cast<uint32_t>(k);
+  return k;
+}
+
+}  // namespace
+
+Vec4 sample(const Channel& ch, float t, uint32_t* cursor) {
+  const int width = property_width(ch.property);
+  const size_t n = ch.times.size();
+  if (n == 1 || !(t > ch.times[0])) {
+    *cursor = 0;
+    return key_value(ch, 0, width);
+  }
+  if (t >= ch.times[n - 1]) {
+    *cursor = static_cast<uint32_t>(n - 1);
+    return key_value(ch, n - 1, width);
+  }
+  const size_t k = find_key(ch.times, t, cursor);
+  if (ch.interpolation == Interpolation::kStep) return key_value(ch, k, width);
+
+  const float t0 = ch.times[k];
+  const float td = ch.times[k + 1] - t0;
+  const float u = (t - t0) / td;
+  const bool rotation = ch.property == Property::kRotation;
+
+  if (ch.interpolation == Interpolation::kLinear) {
+    const Vec4 a = key_value(ch, k, width);
+    const Vec4 b = key_value(ch, k + 1, width);
+    if (rotation) {
+      const Quat q = slerp(Quat{a.x, a.y, a.z, a.w}, Quat{b.x, b.y, b.z, b.w}, u);
+      return {q.x, q.y, q.z, q.w};
+    }
+    const Vec3 v = lerp(Vec3{a.x, a.y, a.z}, Vec3{b.x, b.y, b.z}, u);
+    return {v.x, v.y, v.z, 0.0f};
+  }
+
+  // Cubic spline: p(u) = (2u^3 - 3u^2 + 1) p0 + (u^3 - 2u^2 + u) m0
+  //                    + (-2u^3 + 3u^2) p1 + (u^3 - u^2) m1,
+  // m0 = td * out-tangent of key k, m1 = td * in-tangent of key k + 1.
+  const size_t stride = static_cast<size_t>(width);
+  const float* key0 = ch.values.data() + 3 * k * stride;        // in, value, out of key k
+  const float* key1 = ch.values.data() + 3 * (k + 1) * stride;  // in, value, out of key k+1
+  const float u2 = u * u;
+  const float u3 = u2 * u;
+  const float h00 = 2.0f * u3 - 3.0f * u2 + 1.0f;
+  const float h10 = u3 - 2.0f * u2 + u;
+  const float h01 = -2.0f * u3 + 3.0f * u2;
+  const float h11 = u3 - u2;
+  float out[4] = {0, 0, 0, 0};
+  for (int i = 0; i < width; ++i) {
+    const float p0 = key0[stride + static_cast<size_t>(i)];
+    const float m0 = key0[2 * stride + static_cast<size_t>(i)] * td;
+    const float p1 = key1[stride + static_cast<size_t>(i)];
+    const float m1 = key1[static_cast<size_t>(i)] * td;
+    out[i] = h00 * p0 + h10 * m0 + h01 * p1 + h11 * m1;
+  }
+  if (rotation) {
+    const Quat q = normalize(Quat{out[0], out[1], out[2], out[3]});
+    return {q.x, q.y, q.z, q.w};
+  }
+  return {out[0], out[1], out[2], 0.0f};
+}
+
+}  // namespace animpack

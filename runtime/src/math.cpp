@@ -1,0 +1,202 @@
+// Quaternion and matrix operations. Slerp follows the glTF 2.0 specification,
+// Appendix "Interpolation" (shortest path, nlerp for nearly parallel quaternions).
+#include "animpack/math.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "animpack/scalar.h"
+
+namespace animpack {
+
+float length(Vec3 v) { return det::sqrt(dot(v, v)); }
+
+Vec3 normalize(Vec3 v) {
+  const float len = length(v);
+  if (len == 0.0f) return v;
+  const float inv = 1.0f / len;
+  return v * inv;
+}
+
+Quat normalize(Quat q) {
+  const float len = det::sqrt(dot(q, q));
+  if (len == 0.0f) return Quat{};
+  const float inv = 1.0f / len;
+  return {q.x * inv, q.y * inv, q.z * inv, q.w * inv};
+}
+
+Quat quat_from_axis_angle(Vec3 axis, float angle) {
+  float s, c;
+  det::sincos(angle * 0.5f, &s, &c);
+  return {axis.x * s, axis.y * s, axis.z * s, c};
+}
+
+Vec3 rotate(Quat q, Vec3 v) {
+  // v + 2 w (u x v) + 2 u x (u x v), u = q.xyz
+  const Vec3 u{q.x, q.y, q.z};
+  const Vec3 t = cross(u, v) * 2.0f;
+  return v + t * q.w + cross(u, t);
+}
+
+Quat nlerp(Quat a, Quat b, float t) {
+  if (dot(a, b) < 0.0f) b = {-b.x, -b.y, -b.z, -b.w};
+  const float u = 1.0f - t;
+  return normalize(
+      Quat{a.x * u + b.x * t, a.y * u + b.y * t, a.z * u + b.z * t, a.w * u + b.w * t});
+}
+
+Quat slerp(Quat a, Quat b, float t) {
+  float d = dot(a, b);
+  if (d < 0.0f) {
+    b = {-b.x, -b.y, -b.z, -b.w};
+    d = -d;
+  }
+  if (t <= 0.0f) return a;
+  if (t >= 1.0f) return b;
+  if (d > 0.9995f) return nlerp(a, b, t);
+  // theta = acos(d), formed as atan2(sin, cos) for accuracy near 0 and pi/2.
+  const double dd = d;
+  const double s = det::sqrt(1.0 - dd * dd);
+  const double theta = det::atan2(s, dd);
+  const double w0 = det::sin((1.0 - t) * theta) / s;
+  const double w1 = det::sin(t * theta) / s;
+  return {static_cast<float>(a.x * w0 + b.x * w1), static_cast<float>(a.y * w0 + b.y * w1),
+          static_cast<float>(a.z * w0 + b.z * w1), static_cast<float>(a.w * w0 + b.w * w1)};
+}
+
+Mat4 to_matrix(const Trs& trs) {
+  const Quat& q = trs.rotation;
+  const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+  const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+  const float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+  const Vec3& s = trs.scale;
+  Mat4 r;
+  float* m = r.m;
+  m[0] = (1.0f - 2.0f * (yy + zz)) * s.x;
+  m[1] = (2.0f * (xy + wz)) * s.x;
+  m[2] = (2.0f * (xz - wy)) * s.x;
+  m[3] = 0.0f;
+  m[4] = (2.0f * (xy - wz)) * s.y;
+  m[5] = (1.0f - 2.0f * (xx + zz)) * s.y;
+  m[6] = (2.0f * (yz + wx)) * s.y;
+  m[7] = 0.0f;
+  m[8] = (2.0f * (xz + wy)) * s.z;
+  m[9] = (2.0f * (yz - wx)) * s.z;
+  m[10] = (1.0f - 2.0f * (xx + yy)) * s.z;
+  m[11] = 0.0f;
+  m[12] = trs.translation.x;
+  m[13] = trs.translation.y;
+  m[14] = trs.translation.z;
+  m[15] = 1.0f;
+  return r;
+}
+
+Mat4 operator*(const Mat4& a, const Mat4& b) {
+  Mat4 r;
+  for (int c = 0; c < 4; ++c) {
+    for (int row = 0; row < 4; ++row) {
+      r.m[c * 4 + row] = a.m[0 * 4 + row] * b.m[c * 4 + 0] + a.m[1 * 4 + row] * b.m[c * 4 + 1] +
+                         a.m[2 * 4 + row] * b.m[c * 4 + 2] + a.m[3 * 4 + row] * b.m[c * 4 + 3];
+    }
+  }
+  return r;
+}
+
+Mat4 mul_affine(const Mat4& a, const Mat4& b) {
+  Mat4 r;
+  for (int c = 0; c < 3; ++c) {
+    for (int row = 0; row < 3; ++row) {
+      r.m[c * 4 + row] = a.m[0 * 4 + row] * b.m[c * 4 + 0] + a.m[1 * 4 + row] * b.m[c * 4 + 1] +
+                         a.m[2 * 4 + row] * b.m[c * 4 + 2];
+    }
+    r.m[c * 4 + 3] = 0.0f;
+  }
+  for (int row = 0; row < 3; ++row) {
+    r.m[12 + row] = a.m[0 * 4 + row] * b.m[12] + a.m[1 * 4 + row] * b.m[13] +
+                    a.m[2 * 4 + row] * b.m[14] + a.m[12 + row];
+  }
+  r.m[15] = 1.0f;
+  return r;
+}
+
+Vec3 transform_point(const Mat4& m, Vec3 p) {
+  return {m.m[0] * p.x + m.m[4] * p.y + m.m[8] * p.z + m.m[12],
+          m.m[1] * p.x + m.m[5] * p.y + m.m[9] * p.z + m.m[13],
+          m.m[2] * p.x + m.m[6] * p.y + m.m[10] * p.z + m.m[14]};
+}
+
+Vec3 transform_vector(const Mat4& m, Vec3 v) {
+  return {m.m[0] * v.x + m.m[4] * v.y + m.m[8] * v.z, m.m[1] * v.x + m.m[5] * v.y + m.m[9] * v.z,
+          m.m[2] * v.x + m.m[6] * v.y + m.m[10] * v.z};
+}
+
+Mat4 inverse_affine(const Mat4& m, bool* out_ok) {
+  const float* a = m.m;
+  // Cofactors of the upper 3x3 (column-major a[c*4+r]).
+  const float c00 = a[5] * a[10] - a[9] * a[6];
+  const float c01 = a[9] * a[2] - a[1] * a[10];
+  const float c02 = a[1] * a[6] - a[5] * a[2];
+  const float det = a[0] * c00 + a[4] * c01 + a[8] * c02;
+  if (det == 0.0f || !std::isfinite(det)) {
+    if (out_ok) *out_ok = false;
+    return Mat4{};
+  }
+  const float inv = 1.0f / det;
+  Mat4 r;
+  float* o = r.m;
+  o[0] = c00 * inv;
+  o[1] = c01 * inv;
+  o[2] = c02 * inv;
+  o[4] = (a[8] * a[6] - a[4] * a[10]) * inv;
+  o[5] = (a[0] * a[10] - a[8] * a[2]) * inv;
+  o[6] = (a[4] * a[2] - a[0] * a[6]) * inv;
+  o[8] = (a[4] * a[9] - a[8] * a[5]) * inv;
+  o[9] = (a[8] * a[1] - a[0] * a[9]) * inv;
+  o[10] = (a[0] * a[5] - a[4] * a[1]) * inv;
+  o[3] = o[7] = o[11] = 0.0f;
+  o[12] = -(o[0] * a[12] + o[4] * a[13] + o[8] * a[14]);
+  o[13] = -(o[1] * a[12] + o[5] * a[13] + o[9] * a[14]);
+  o[14] = -(o[2] * a[12] + o[6] * a[13] + o[10] * a[14]);
+  o[15] = 1.0f;
+  if (out_ok) *out_ok = true;
+  return r;
+}
+
+Trs decompose(const Mat4& m) {
+  Trs out;
+  const float* a = m.m;
+  out.translation = {a[12], a[13], a[14]};
+  Vec3 cx{a[0], a[1], a[2]}, cy{a[4], a[5], a[6]}, cz{a[8], a[9], a[10]};
+  float sx = length(cx), sy = length(cy), sz = length(cz);
+  if (dot(cross(cx, cy), cz) < 0.0f) sx = -sx;
+  out.scale = {sx, sy, sz};
+  if (sx == 0.0f || sy == 0.0f || sz == 0.0f) return out;
+  cx = cx * (1.0f / sx);
+  cy = cy * (1.0f / sy);
+  cz = cz * (1.0f / sz);
+  // Shepperd's method on the rotation matrix R = [cx cy cz].
+  const float r00 = cx.x, r11 = cy.y, r22 = cz.z;
+  const float trace = r00 + r11 + r22;
+  Quat q;
+  if (trace > 0.0f) {
+    const float s = det::sqrt(trace + 1.0f) * 2.0f;
+    q = {(cy.z - cz.y) / s, (cz.x - cx.z) / s, (cx.y - cy.x) / s, 0.25f * s};
+  } else if (r00 > r11 && r00 > r22) {
+    const float s = det::sqrt(1.0f + r00 - r11 - r22) * 2.0f;
+    q = {0.25f * s, (cy.x + cx.y) / s, (cz.x + cx.z) / s, (cy.z - cz.y) / s};
+  } else if (r11 > r22) {
+    const float s = det::sqrt(1.0f + r11 - r00 - r22) * 2.0f;
+    q = {(cy.x + cx.y) / s, 0.25f * s, (cz.y + cy.z) / s, (cz.x - cx.z) / s};
+  } else {
+    const float s = det::sqrt(1.0f + r22 - r00 - r11) * 2.0f;
+    q = {(cz.x + cx.z) / s, (cz.y + cy.z) / s, 0.25f * s, (cx.y - cy.x) / s};
+  }
+  out.rotation = normalize(q);
+  return out;
+}
+
+bool bits_equal(const float* a, const float* b, int count) {
+  return std::memcmp(a, b, sizeof(float) * static_cast<size_t>(count)) == 0;
+}
+
+}  // namespace animpack

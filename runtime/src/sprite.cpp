@@ -1,0 +1,376 @@
+// Sprite atlases, clips and the tick-stepped sprite player (see animpack/sprite.h).
+// Determinism: the step uses only + - * / and std::floor in double (built with
+// -ffp-contract=off); everything else is integer arithmetic.
+#include "animpack/sprite.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <utility>
+
+namespace animpack {
+namespace {
+
+constexpr int64_t kNoStep = std::numeric_limits<int64_t>::max();
+constexpr double kStepLimit = 0x1p62;  // step() clamps to +-2^62 (no int64 overflow)
+
+// How many cells of `cell` pixels fit along `image` pixels.
+uint64_t cells_along(uint64_t image, uint64_t cell, uint64_t spacing, uint64_t margin) {
+  if (image < 2 * margin + cell) return 0;
+  return (image - 2 * margin - cell) / (cell + spacing) + 1;
+}
+
+// tick - base as a double; the subtraction wraps rather than overflowing.
+double ticks_since(int64_t tick, int64_t base) {
+  return static_cast<double>(
+      static_cast<int64_t>(static_cast<uint64_t>(tick) - static_cast<uint64_t>(base)));
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------- Atlas
+
+Result<Atlas> Atlas::grid(Size image, Size cell, uint32_t count, GridSpacing spacing) {
+  if (image.width == 0 || image.height == 0) {
+    return Error::make(ErrorCode::kBadAtlas, "the image is %u x %u", image.width, image.height);
+  }
+  if (cell.width == 0 || cell.height == 0) {
+    return Error::make(ErrorCode::kBadAtlas, "the cell is %u x %u", cell.width, cell.height);
+  }
+  if (count == 0) return Error::make(ErrorCode::kBadAtlas, "a grid of 0 cells");
+  const uint64_t columns = cells_along(image.width, cell.width, spacing.spacing, spacing.margin);
+  const uint64_t rows = cells_along(image.height, cell.height, spacing.spacing, spacing.margin);
+  if (count > columns * rows) {
+    return Error::make(ErrorCode::kBadAtlas, "%u cells of %u x %u, but only %llu fit in %u x %u",
+                       count, cell.width, cell.height,
+                       static_cast<unsigned long long>(columns * rows), image.width, image.height);
+  }
+  std::vector<PixelRect> frames(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint64_t column = i % columns;
+    const uint64_t row = i / columns;
+    frames[i].x = static_cast<uint32_t>(spacing.margin + column * (cell.width + spacing.spacing));
+    frames[i].y = static_cast<uint32_t>(spacing.margin + row * (cell.height + spacing.spacing));
+    frames[i].width = cell.width;
+    frames[i].height = cell.height;
+  }
+  return Atlas(image, std::move(frames));
+}
+
+Result<Atlas> Atlas::rects(Size image, std::vector<PixelRect> rects) {
+  if (image.width == 0 || image.height == 0) {
+    return Error::make(ErrorCode::kBadAtlas, "the image is %u x %u", image.width, image.height);
+  }
+  if (rects.empty()) return Error::make(ErrorCode::kBadAtlas, "an atlas without rects");
+  for (size_t i = 0; i < rects.size(); ++i) {
+    const PixelRect& r = rects[i];
+    const bool empty = r.width == 0 || r.height == 0;
+    const bool inside =
+        uint64_t{r.x} + r.width <= image.width && uint64_t{r.y} + r.height <= image.height;
+    if (empty || !inside) {
+      return Error::make(ErrorCode::kBadAtlas, "rect %zu (x %u, y %u, %u x %u) is %s %u x %u", i,
+                         r.x, r.y, r.width, r.height, empty ? "empty, in the" : "not inside the",
+                         image.width, image.height);
+    }
+  }
+  return Atlas(image, std::move(rects));
+}
+
+Result<UvRect> Atlas::uv(uint32_t frame) const {
+  if (frame >= frame_count()) {
+    return Error::make(ErrorCode::kBadFrame, "frame %u of an atlas of %u", frame, frame_count());
+  }
+  const PixelRect& r = frames_[frame];
+  const double x = r.x;
+  const double y = r.y;
+  const double w = size_.width;
+  const double h = size_.height;
+  return UvRect{static_cast<float>(x / w), static_cast<float>(y / h),
+                static_cast<float>((x + r.width) / w), static_cast<float>((y + r.height) / h)};
+}
+
+// ----------------------------------------------------------------------- SpriteClip
+
+Result<SpriteClip> SpriteClip::create(std::string name, std::vector<uint32_t> frames, float fps,
+                                      Playback playback, std::vector<FrameEvent> events) {
+  if (frames.empty()) {
+    return Error::make(ErrorCode::kBadFrame, "sprite clip '%s' has no frames", name.c_str());
+  }
+  if (!(fps > 0 && fps <= FLT_MAX)) {
+    return Error::make(ErrorCode::kInvalidArgument, "sprite clip '%s' has fps %g", name.c_str(),
+                       static_cast<double>(fps));
+  }
+  if (events.size() > UINT16_MAX) {
+    return Error::make(ErrorCode::kInvalidArgument, "sprite clip '%s' has %zu events (max %d)",
+                       name.c_str(), events.size(), UINT16_MAX);
+  }
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (events[i].frame >= frames.size()) {
+      return Error::make(ErrorCode::kBadFrame,
+                         "event %zu '%s' of sprite clip '%s' is on frame %u of %zu", i,
+                         events[i].name.c_str(), name.c_str(), events[i].frame, frames.size());
+    }
+  }
+  std::stable_sort(events.begin(), events.end(),
+                   [](const FrameEvent& a, const FrameEvent& b) { return a.frame < b.frame; });
+  SpriteClip clip;
+  clip.event_begin_.assign(frames.size() + 1, 0);
+  for (const FrameEvent& e : events) ++clip.event_begin_[e.frame + 1];
+  for (size_t f = 0; f < frames.size(); ++f) clip.event_begin_[f + 1] += clip.event_begin_[f];
+  clip.name_ = std::move(name);
+  clip.frames_ = std::move(frames);
+  clip.fps_ = fps;
+  clip.playback_ = playback;
+  clip.events_ = std::move(events);
+  return clip;
+}
+
+std::span<const FrameEvent> SpriteClip::events_at(uint32_t frame) const {
+  if (frame >= frames_.size()) return {};
+  const uint32_t begin = event_begin_[frame];
+  return std::span<const FrameEvent>(events_).subspan(begin, event_begin_[frame + 1] - begin);
+}
+
+// ---------------------------------------------------------------------- SpriteSheet
+
+Result<SpriteSheet> SpriteSheet::create(Atlas atlas, std::vector<SpriteClip> clips) {
+  if (clips.size() > UINT16_MAX) {
+    return Error::make(ErrorCode::kBadClip, "%zu sprite clips (max %d)", clips.size(), UINT16_MAX);
+  }
+  uint32_t max_events = 0;
+  for (size_t c = 0; c < clips.size(); ++c) {
+    const SpriteClip& clip = clips[c];
+    for (size_t i = 0; i < clip.frames().size(); ++i) {
+      if (clip.frames()[i] >= atlas.frame_count()) {
+        return Error::make(ErrorCode::kBadFrame,
+                           "sprite clip '%s' frame %zu is atlas frame %u of %u",
+                           clip.name().c_str(), i, clip.frames()[i], atlas.frame_count());
+      }
+    }
+    for (size_t d = 0; d < c; ++d) {
+      if (clips[d].name() == clip.name()) {
+        return Error::make(ErrorCode::kBadClip, "two sprite clips named '%s'", clip.name().c_str());
+      }
+    }
+    max_events = std::max(max_events, static_cast<uint32_t>(clip.events().size()));
+  }
+  return SpriteSheet(std::move(atlas), std::move(clips), max_events);
+}
+
+Result<uint16_t> SpriteSheet::find_clip(std::string_view name) const {
+  for (size_t i = 0; i < clips_.size(); ++i) {
+    if (clips_[i].name() == name) return static_cast<uint16_t>(i);
+  }
+  return Error::make(ErrorCode::kUnknownClip, "no sprite clip '%.*s'",
+                     static_cast<int>(name.size()), name.data());
+}
+
+// --------------------------------------------------------------------- SpritePlayer
+
+Result<SpritePlayer> SpritePlayer::create(const SpriteSheet* sheet, int32_t tick_rate,
+                                          uint32_t event_capacity) {
+  if (sheet == nullptr) return Error::make(ErrorCode::kInvalidArgument, "no sprite sheet");
+  if (tick_rate <= 0) {
+    return Error::make(ErrorCode::kBadTickRate, "tick rate %d is not positive", tick_rate);
+  }
+  SpritePlayer player;
+  player.sheet_ = sheet;
+  player.rate_ = tick_rate;
+  const size_t capacity =
+      event_capacity != 0 ? event_capacity : size_t{sheet->max_event_count()} * kSpriteMaxRepeats;
+  player.events_.resize(capacity);
+  player.passes_.resize(sheet->max_event_count());
+  return player;
+}
+
+Result<void> SpritePlayer::play(uint16_t clip, int64_t tick, const SpritePlayOptions& options) {
+  if (clip >= sheet_->clips().size()) {
+    return Error::make(ErrorCode::kUnknownClip, "no sprite clip %u (the sheet has %zu)", clip,
+                       sheet_->clips().size());
+  }
+  if (!(options.speed >= 0 && options.speed <= FLT_MAX)) {
+    return Error::make(ErrorCode::kBadSpeed, "speed %g", static_cast<double>(options.speed));
+  }
+  if (!(options.start >= 0 && options.start <= DBL_MAX)) {
+    return Error::make(ErrorCode::kBadStart, "start %g", options.start);
+  }
+  clip_ = clip;
+  playback_ = options.playback.value_or(sheet_->clips()[clip].playback());
+  speed_ = options.speed;
+  offset_ = options.start;
+  base_tick_ = tick;
+  last_step_ = step(tick) - 1;  // the starting step is entered at `tick`
+  return ok();
+}
+
+Result<void> SpritePlayer::play(std::string_view clip, int64_t tick,
+                                const SpritePlayOptions& options) {
+  const Result<uint16_t> index = sheet_->find_clip(clip);
+  if (!index) return index.error();
+  return play(*index, tick, options);
+}
+
+Result<void> SpritePlayer::set_speed(float speed, int64_t tick) {
+  if (clip_ < 0) return Error::make(ErrorCode::kNothingPlaying, "no sprite clip is playing");
+  if (!(speed >= 0 && speed <= FLT_MAX)) {
+    return Error::make(ErrorCode::kBadSpeed, "speed %g", static_cast<double>(speed));
+  }
+  rebase(tick);
+  speed_ = speed;
+  return ok();
+}
+
+Result<void> SpritePlayer::set_start(double seconds, int64_t tick) {
+  if (clip_ < 0) return Error::make(ErrorCode::kNothingPlaying, "no sprite clip is playing");
+  if (!(seconds >= 0 && seconds <= DBL_MAX)) {
+    return Error::make(ErrorCode::kBadStart, "start %g", seconds);
+  }
+  offset_ = seconds;
+  base_tick_ = tick;
+  last_step_ = step(tick) - 1;
+  return ok();
+}
+
+Result<void> SpritePlayer::set_playback(Playback playback, int64_t tick) {
+  if (clip_ < 0) return Error::make(ErrorCode::kNothingPlaying, "no sprite clip is playing");
+  rebase(tick);
+  playback_ = playback;
+  return ok();
+}
+
+void SpritePlayer::rebase(int64_t tick) {
+  const int64_t kept = step(tick);
+  offset_ = offset_ + ticks_since(tick, base_tick_) * speed_ / rate_;
+  base_tick_ = tick;
+  // The clip time times fps may round to the other side of a step boundary than the
+  // sum it replaces: nudge it by an ulp or two until the step at `tick` is the same.
+  for (int i = 0; i < 16; ++i) {
+    const int64_t now = step(tick);
+    if (now == kept) break;
+    const double nudge = (offset_ < 0 ? -offset_ : offset_) * 0x1p-52 + 0x1p-1074;
+    offset_ = now > kept ? offset_ - nudge : offset_ + nudge;
+  }
+}
+
+int64_t SpritePlayer::step(int64_t tick) const {
+  if (clip_ < 0) return 0;
+  const double fps = playing().fps();
+  const double ticks = ticks_since(tick, base_tick_);
+  const double s = std::floor(offset_ * fps + ticks * speed_ * fps / rate_);
+  if (!(s < kStepLimit)) return static_cast<int64_t>(kStepLimit);
+  if (s < -kStepLimit) return -static_cast<int64_t>(kStepLimit);
+  return static_cast<int64_t>(s);
+}
+
+uint32_t SpritePlayer::clip_frame(int64_t s) const {
+  const int64_t n = static_cast<int64_t>(playing().frames().size());
+  if (s <= 0) return 0;
+  switch (playback_) {
+    case Playback::kOnce:
+      return static_cast<uint32_t>(std::min(s, n - 1));
+    case Playback::kPingPong:
+      if (n > 1) {
+        const int64_t period = 2 * (n - 1);
+        const int64_t p = s % period;
+        return static_cast<uint32_t>(p < n ? p : period - p);
+      }
+      return 0;
+    case Playback::kLoop:
+      break;
+  }
+  return static_cast<uint32_t>(s % n);
+}
+
+uint32_t SpritePlayer::frame(int64_t tick) const {
+  if (clip_ < 0) return still_frame_;
+  return playing().frames()[clip_frame(step(tick))];
+}
+
+int64_t SpritePlayer::next_event_step(int64_t s) const {
+  const SpriteClip& clip = playing();
+  const std::vector<uint32_t>& begin = clip.event_begin_;
+  const std::vector<FrameEvent>& events = clip.events_;
+  const int64_t n = static_cast<int64_t>(clip.frames_.size());
+  // The first frame >= f with events, or -1 (0 <= f <= n).
+  auto first_from = [&](int64_t f) -> int64_t {
+    const uint32_t i = begin[static_cast<size_t>(f)];
+    return i < events.size() ? int64_t{events[i].frame} : -1;
+  };
+  // The last frame <= f with events, or -1 (0 <= f < n).
+  auto last_upto = [&](int64_t f) -> int64_t {
+    const uint32_t i = begin[static_cast<size_t>(f) + 1];
+    return i > 0 ? int64_t{events[i - 1].frame} : -1;
+  };
+  if (events.empty()) return kNoStep;
+  if (playback_ == Playback::kOnce) {  // step s shows frame s, and only up to n - 1
+    const int64_t f = s < n ? first_from(s) : -1;
+    return f < 0 ? kNoStep : f;
+  }
+  if (playback_ == Playback::kPingPong && n > 1) {
+    const int64_t period = 2 * (n - 1);
+    int64_t p = s % period;
+    if (p < n) {  // on the way out: position p shows frame p
+      const int64_t f = first_from(p);
+      if (f >= 0) return s + (f - p);
+      s += n - p;
+      p = n;
+    }
+    // On the way back: position p shows frame period - p (position period is frame 0).
+    const int64_t g = period - p;
+    const int64_t f = last_upto(g);
+    if (f >= 0) return s + (g - f);
+    return s + (period - p) + first_from(0);  // out again in the next period
+  }
+  const int64_t p = s % n;  // kLoop (and a one-frame ping-pong)
+  const int64_t f = first_from(p);
+  return f >= 0 ? s + (f - p) : s + (n - p) + first_from(0);
+}
+
+int64_t SpritePlayer::entry_tick(int64_t s, int64_t lo, int64_t hi) const {
+  while (lo < hi) {  // step() is non-decreasing in the tick from the base tick on
+    const int64_t mid =
+        lo + static_cast<int64_t>((static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo)) / 2);
+    if (step(mid) >= s) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo;
+}
+
+std::span<const SpriteEvent> SpritePlayer::advance(int64_t tick) {
+  event_count_ = 0;
+  if (clip_ < 0 || tick < base_tick_) return {};
+  const int64_t now = step(tick);
+  if (now <= last_step_) return {};
+  const SpriteClip& clip = playing();
+  const int64_t first = std::max<int64_t>(last_step_ + 1, 0);
+  const int64_t last = playback_ == Playback::kOnce
+                           ? std::min<int64_t>(now, static_cast<int64_t>(clip.frames_.size()) - 1)
+                           : now;
+  last_step_ = now;
+  const size_t event_total = clip.events_.size();
+  std::fill_n(passes_.begin(), event_total, 0u);
+  size_t open = event_total;  // events still under kSpriteMaxRepeats passes
+  int64_t entered = base_tick_;
+  for (int64_t s = next_event_step(first); s <= last && open > 0; s = next_event_step(s + 1)) {
+    entered = entry_tick(s, entered, tick);
+    const uint32_t f = clip_frame(s);
+    for (uint32_t i = clip.event_begin_[f]; i < clip.event_begin_[f + 1]; ++i) {
+      if (passes_[i] == kSpriteMaxRepeats) continue;
+      if (++passes_[i] == kSpriteMaxRepeats) --open;
+      if (event_count_ == events_.size()) {
+        ++dropped_;
+        continue;
+      }
+      events_[event_count_++] = SpriteEvent{entered, static_cast<uint16_t>(clip_),
+                                            static_cast<uint16_t>(i), clip.events_[i].name, s};
+    }
+  }
+  return {events_.data(), event_count_};
+}
+
+}  // namespace animpack

@@ -1,0 +1,101 @@
+// After setup, playing allocates nothing: a replaced global operator new counts every
+// allocation while 1000 ticks of play, crossfade, blend, events and skinning run.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "animpack/animator.h"
+#include "animpack/skinning.h"
+#include "animpack/sprite.h"
+#include "fixtures/fixture.h"
+
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+
+void* counted(std::size_t n) {
+  if (g_counting.load()) g_allocations.fetch_add(1);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  std::abort();
+}
+}  // namespace
+
+void* operator new(std::size_t n) { return counted(n); }
+void* operator new[](std::size_t n) { return counted(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted(n); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace animpack {
+namespace {
+
+TEST(Allocation, PlayingAThousandTicksAllocatesNothing) {
+  // Setup: everything allocated here is allowed.
+  const Rig rig = fixture::make_rig();
+  Animator a = std::move(*Animator::create(&rig, 60));
+  const fixture::Column col = fixture::make_column();
+  std::vector<Vec3> pos(col.positions.size()), nrm(col.positions.size());
+  std::vector<Vec4> tan(col.positions.size());
+  const SkinInput in{col.positions, col.normals, col.tangents, col.joints, col.weights};
+  const SkinOutput out{pos, nrm, tan};
+
+  auto atlas = Atlas::grid({64, 32}, {16, 16}, 8);
+  ASSERT_TRUE(atlas);
+  std::vector<SpriteClip> sprite_clips;
+  sprite_clips.push_back(
+      *SpriteClip::create("run", {0, 1, 2, 3}, 12.0f, Playback::kLoop, {FrameEvent{"step", 1}}));
+  sprite_clips.push_back(*SpriteClip::create("idle", {4, 5}, 4.0f, Playback::kPingPong));
+  auto sheet = SpriteSheet::create(std::move(*atlas), std::move(sprite_clips));
+  ASSERT_TRUE(sheet);
+  auto sprite = SpritePlayer::create(&*sheet, 60);
+  ASSERT_TRUE(sprite);
+
+  size_t events = 0;
+  g_allocations = 0;
+  g_counting = true;
+  for (int64_t tick = 0; tick < 1000; ++tick) {
+    switch (tick % 200) {
+      case 0:
+        (void)a.play("Step", tick);
+        (void)sprite->play("run", tick);
+        break;
+      case 20:
+        (void)a.blend("Linear", 0.3f, tick);
+        break;
+      case 50:
+        (void)a.crossfade("Rotate", 0.5, tick);
+        break;
+      case 80: {
+        const BlendEntry e[] = {{0, 1.0f}, {1, 2.0f}, {3, 1.0f}};
+        (void)a.play_blend(e, tick);
+        (void)sprite->play("idle", tick);
+        break;
+      }
+      case 120:
+        (void)a.crossfade("Cubic", 0.25, tick);
+        break;
+      case 150:
+        (void)a.play("Nope", tick);
+        (void)sprite->play("nope", tick);
+        break;  // refused
+      default:
+        break;
+    }
+    events += a.advance(tick).size();
+    events += sprite->advance(tick).size();
+    a.evaluate(tick);
+    (void)sprite->frame(tick);
+    ASSERT_TRUE(skin(in, a.palette(), out));
+  }
+  g_counting = false;
+  EXPECT_EQ(g_allocations.load(), 0);
+  EXPECT_GT(events, 10u) << "the run did deliver events";
+}
+
+}  // namespace
+}  // namespace animpack
