@@ -10,8 +10,8 @@
 // the hands, head, feet and chest: fingers, face, straps) and four looping clips of four
 // seconds with LINEAR translation, rotation and scale channels on every joint, keyed 31
 // times per second. Rotations swing smoothly about a per-joint axis like motion capture:
-// most joints move a few degrees per key (the sampler's nlerp path, dot > 0.9995); about
-// one joint in seven swings fast enough that most of its key pairs take the slerp path.
+// most joints move a few degrees per key (the sampler's nlerp path, dot > 0.9995); one
+// joint in seven swings fast enough that most of its key pairs take the slerp path.
 // The share of rotation key pairs that take the slerp path is printed in the context
 // header ("slerp_key_pairs").
 //
@@ -29,6 +29,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "animpack/animator.h"
@@ -161,8 +162,11 @@ float wave(float amplitude, float hz, float phase, float t) {
   return amplitude * det::sin(kTwoPi * hz * t + phase);
 }
 
-// A looping clip with T, R and S channels (LINEAR) on every joint.
-Clip make_clip(const std::string& name, const std::vector<Joint>& joints, uint64_t seed) {
+// A looping clip with T, R and S channels (LINEAR) on every joint. One joint in
+// fast_every (0: none), starting at joint `first_fast`, swings fast: most of its rotation
+// key pairs then take the slerp path.
+Clip make_clip(const std::string& name, const std::vector<Joint>& joints, uint64_t seed,
+               int fast_every, int first_fast) {
   Lcg rng(seed);
   Clip clip(name);
   const std::vector<float> times = key_times();
@@ -170,7 +174,7 @@ Clip make_clip(const std::string& name, const std::vector<Joint>& joints, uint64
   for (size_t j = 0; j < joints.size(); ++j) {
     const Trs& rest = joints[j].rest;
     // Frequencies are multiples of 1/4 Hz so that every channel loops seamlessly.
-    const bool fast = rng.unit() < 0.15f;
+    const bool fast = fast_every > 0 && static_cast<int>(j) % fast_every == first_fast % fast_every;
     const Vec3 axis = rng.direction();
     const float amplitude = fast ? rng.range(1.0f, 1.4f) : rng.range(0.1f, 0.4f);
     const float hz = fast ? 1.5f : 0.25f * static_cast<float>(1 + rng.next() % 3);
@@ -218,7 +222,7 @@ double slerp_share(const Clip& clip) {
   return pairs == 0 ? 0.0 : static_cast<double>(slerps) / static_cast<double>(pairs);
 }
 
-Rig make_rig(int joint_count) {
+Rig make_rig(int joint_count, int fast_every) {
   std::vector<Joint> joints = make_joints();
   joints.resize(static_cast<size_t>(joint_count));
   // Inverse binds: the inverse of each joint's rest global matrix.
@@ -233,17 +237,21 @@ Rig make_rig(int joint_count) {
   std::vector<Clip> clips;
   const char* names[kClipCount] = {"A0", "A1", "B0", "B1"};
   for (int c = 0; c < kClipCount; ++c) {
-    clips.push_back(make_clip(names[c], joints, 0xc11b0000u + static_cast<uint64_t>(c)));
+    clips.push_back(
+        make_clip(names[c], joints, 0xc11b0000u + static_cast<uint64_t>(c), fast_every, 2 * c + 1));
   }
   Skeleton skeleton = must(Skeleton::create(joints, std::move(inverse_binds), Mat4{}), "skeleton");
   return must(Rig::create(std::move(skeleton), std::move(clips)), "rig");
 }
 
+constexpr int kFastEvery = 7;
+
 // One rig per joint count, built once and never moved (animators point at it).
-const Rig& rig_for(int joint_count) {
-  static std::map<int, std::unique_ptr<Rig>> rigs;
-  std::unique_ptr<Rig>& r = rigs[joint_count];
-  if (!r) r = std::make_unique<Rig>(make_rig(joint_count));
+// slerp_free: no fast joints, so every rotation key pair takes the nlerp path.
+const Rig& rig_for(int joint_count, bool slerp_free = false) {
+  static std::map<std::pair<int, bool>, std::unique_ptr<Rig>> rigs;
+  std::unique_ptr<Rig>& r = rigs[{joint_count, slerp_free}];
+  if (!r) r = std::make_unique<Rig>(make_rig(joint_count, slerp_free ? 0 : kFastEvery));
   return *r;
 }
 
@@ -251,24 +259,30 @@ const Rig& rig_for(int joint_count) {
 // Helpers shared by the benchmarks.
 
 void set_per_joint(benchmark::State& state, int joints) {
-  state.counters["ns_per_joint"] = benchmark::Counter(
-      static_cast<double>(joints) * static_cast<double>(state.iterations()),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_joint"] =
+      benchmark::Counter(static_cast<double>(joints) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 void set_property(Trs& a, Property p, const Vec4& v) {
   switch (p) {
-    case Property::kTranslation: a.translation = {v.x, v.y, v.z}; break;
-    case Property::kScale: a.scale = {v.x, v.y, v.z}; break;
-    case Property::kRotation: a.rotation = {v.x, v.y, v.z, v.w}; break;
+    case Property::kTranslation:
+      a.translation = {v.x, v.y, v.z};
+      break;
+    case Property::kScale:
+      a.scale = {v.x, v.y, v.z};
+      break;
+    case Property::kRotation:
+      a.rotation = {v.x, v.y, v.z, v.w};
+      break;
   }
 }
 
 // The clip time the Animator shows at `tick` for a looping layer started at tick 0 at
 // speed 1 (the same double arithmetic as Animator::unwrapped and Animator::mapped).
 float loop_time(const Clip& clip, int64_t tick) {
-  const double u = 0.0 + static_cast<double>(tick) * static_cast<double>(1.0f) /
-                             static_cast<double>(kTickRate);
+  const double u =
+      0.0 + static_cast<double>(tick) * static_cast<double>(1.0f) / static_cast<double>(kTickRate);
   const double d = clip.duration();
   const double r = u - std::floor(u / d) * d;
   return static_cast<float>(r < 0.0 ? 0.0 : (r >= d ? 0.0 : r));
@@ -298,8 +312,7 @@ void blend_pose(std::span<Trs> a, std::span<const Trs> b, float w) {
 }
 
 bool same_bits(std::span<const Mat4> a, std::span<const Mat4> b) {
-  return a.size() == b.size() &&
-         bits_equal(a[0].m, b[0].m, static_cast<int>(a.size() * 16));
+  return a.size() == b.size() && bits_equal(a[0].m, b[0].m, static_cast<int>(a.size() * 16));
 }
 
 bool same_bits(std::span<const Trs> a, std::span<const Trs> b) {
@@ -323,6 +336,22 @@ class TickSequence {
 void BM_EvaluateForward(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   const Rig& rig = rig_for(n);
+  Animator animator = must(Animator::create(&rig, kTickRate), "animator");
+  (void)must(animator.play(0, 0), "play");
+  int64_t tick = 0;
+  for (auto _ : state) {
+    animator.evaluate(tick++);
+    benchmark::DoNotOptimize(animator.palette().data());
+    benchmark::ClobberMemory();
+  }
+  set_per_joint(state, n);
+}
+
+// (a') As (a) on a rig whose rotation keys all take the nlerp path (no fast joints):
+// what (a) costs without glTF's slerp on wide key pairs (ozz always nlerps).
+void BM_EvaluateForwardNoSlerp(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const Rig& rig = rig_for(n, /*slerp_free=*/true);
   Animator animator = must(Animator::create(&rig, kTickRate), "animator");
   (void)must(animator.play(0, 0), "play");
   int64_t tick = 0;
@@ -534,7 +563,8 @@ Mesh make_mesh(int vertices, int palette_size) {
     const int j0 = static_cast<int>(rng.next() % static_cast<uint32_t>(palette_size));
     JointIndices ji;
     for (int i = 0; i < 4; ++i) {
-      ji.j[i] = static_cast<uint16_t>((j0 + i * static_cast<int>(1 + rng.next() % 3)) % palette_size);
+      ji.j[i] =
+          static_cast<uint16_t>((j0 + i * static_cast<int>(1 + rng.next() % 3)) % palette_size);
     }
     m.joints.push_back(ji);
     float w[4] = {rng.range(0.4f, 1.0f), rng.range(0.0f, 0.4f), rng.range(0.0f, 0.2f),
@@ -590,6 +620,7 @@ void joint_counts(benchmark::internal::Benchmark* b) {
 }
 
 BENCHMARK(BM_EvaluateForward)->Apply(joint_counts);
+BENCHMARK(BM_EvaluateForwardNoSlerp)->Apply(joint_counts);
 BENCHMARK(BM_EvaluateRandomSeek)->Apply(joint_counts);
 BENCHMARK(BM_SampleLocalToGlobal)
     ->Apply(common)
@@ -609,13 +640,22 @@ BENCHMARK(BM_Skin)->Apply(common)->ArgName("streams")->DenseRange(0, 2);
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  const animpack::Rig& rig = animpack::rig_for(64);
-  char share[64];
-  std::snprintf(share, sizeof share, "%.1f%%", 100.0 * animpack::slerp_share(rig.clips()[0]));
-  benchmark::AddCustomContext("slerp_key_pairs", share);
+  // The share of rotation key pairs on the slerp path, per clip of the 64-joint rig.
+  for (const bool slerp_free : {false, true}) {
+    std::string shares;
+    for (const animpack::Clip& clip : animpack::rig_for(64, slerp_free).clips()) {
+      char share[64];
+      std::snprintf(share, sizeof share, "%s%s %.1f%%", shares.empty() ? "" : ", ",
+                    clip.name().c_str(), 100.0 * animpack::slerp_share(clip));
+      shares += share;
+    }
+    benchmark::AddCustomContext(slerp_free ? "slerp_key_pairs_noslerp_rig" : "slerp_key_pairs",
+                                shares);
+  }
   benchmark::AddCustomContext(
-      "rig", "T+R+S LINEAR on every joint, 31 keys/s, 4 s loops; skinning: 10000 vertices, "
-             "4 influences, 64-joint palette");
+      "rig",
+      "T+R+S LINEAR on every joint, 31 keys/s, 4 s loops; skinning: 10000 vertices, "
+      "4 influences, 64-joint palette");
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

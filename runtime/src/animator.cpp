@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernels.h"
+
 namespace animpack {
 namespace {
 
@@ -22,7 +24,7 @@ void blend_property(Trs& a, Property p, const Vec4& b, float w) {
       a.scale = lerp(a.scale, Vec3{b.x, b.y, b.z}, w);
       break;
     case Property::kRotation:
-      a.rotation = nlerp(a.rotation, Quat{b.x, b.y, b.z, b.w}, w);
+      a.rotation = kernel::nlerp(a.rotation, Quat{b.x, b.y, b.z, b.w}, w);
       break;
   }
 }
@@ -48,7 +50,7 @@ void blend_trs(Trs& a, const Trs& b, float w) {
   }
   if (w <= 0.0f) return;
   a.translation = lerp(a.translation, b.translation, w);
-  a.rotation = nlerp(a.rotation, b.rotation, w);
+  a.rotation = kernel::nlerp(a.rotation, b.rotation, w);
   a.scale = lerp(a.scale, b.scale, w);
 }
 
@@ -480,9 +482,26 @@ void Animator::sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose) {
   const float w = layer.weight;
   if (w <= 0.0f) return;
   const auto channels = clip.channels();
+  // Channels that share their key times (Clip::add_channel shares equal ones) share
+  // the key search and the fraction u: same k, same u, same bits as sample().
+  const float* shared = nullptr;
+  size_t shared_n = 0, k = 0;
+  float u = 0.0f;
   for (size_t c = 0; c < channels.size(); ++c) {
     const Channel& ch = channels[c];
-    const Vec4 v = sample(ch, t, &layer.cursors[c]);
+    Vec4 v;
+    if (ch.times.data() == shared && ch.times.size() == shared_n &&
+        ch.interpolation == Interpolation::kLinear) {
+      layer.cursors[c] = static_cast<uint32_t>(k);
+      v = kernel::linear_value(ch, k, u);
+    } else if (kernel::linear_interior(ch, t, &layer.cursors[c], &k, &u)) {
+      shared = ch.times.data();
+      shared_n = ch.times.size();
+      v = kernel::linear_value(ch, k, u);
+    } else {
+      shared = nullptr;
+      v = kernel::sample_general(ch, t, &layer.cursors[c]);
+    }
     Trs& target = pose[ch.joint];
     if (w >= 1.0f) {
       set_property(target, ch.property, v);

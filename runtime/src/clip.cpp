@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernels.h"
+
 namespace animpack {
 
 const char* property_name(Property p) {
@@ -45,8 +47,14 @@ const char* playback_name(Playback p) {
 
 void Clip::add_channel(uint16_t joint, Property property, Interpolation interpolation,
                        std::span<const float> times, std::span<const float> values) {
-  owned_keys_.emplace_back(times.begin(), times.end());
-  const std::span<const float> t = owned_keys_.back();
+  std::span<const float> t;
+  if (!channels_.empty() && channels_.back().times.size() == times.size() &&
+      std::equal(times.begin(), times.end(), channels_.back().times.begin())) {
+    t = channels_.back().times;  // share the previous channel's key times
+  } else {
+    owned_keys_.emplace_back(times.begin(), times.end());
+    t = owned_keys_.back();
+  }
   owned_keys_.emplace_back(values.begin(), values.end());
   const std::span<const float> v = owned_keys_.back();
   add_channel_view(Channel{joint, property, interpolation, t, v});
@@ -153,7 +161,9 @@ size_t find_key(std::span<const float> times, float t, uint32_t* cursor) {
 
 }  // namespace
 
-Vec4 sample(const Channel& ch, float t, uint32_t* cursor) {
+Vec4 sample(const Channel& ch, float t, uint32_t* cursor) { return kernel::sample(ch, t, cursor); }
+
+Vec4 kernel::sample_general(const Channel& ch, float t, uint32_t* cursor) {
   const int width = property_width(ch.property);
   const size_t n = ch.times.size();
   if (n == 1 || !(t > ch.times[0])) {

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "animpack/scalar.h"
+#include "kernels.h"
 
 namespace animpack {
 
@@ -18,12 +19,7 @@ Vec3 normalize(Vec3 v) {
   return v * inv;
 }
 
-Quat normalize(Quat q) {
-  const float len = det::sqrt(dot(q, q));
-  if (len == 0.0f) return Quat{};
-  const float inv = 1.0f / len;
-  return {q.x * inv, q.y * inv, q.z * inv, q.w * inv};
-}
+Quat normalize(Quat q) { return kernel::normalize_q(q); }
 
 Quat quat_from_axis_angle(Vec3 axis, float angle) {
   float s, c;
@@ -38,12 +34,7 @@ Vec3 rotate(Quat q, Vec3 v) {
   return v + t * q.w + cross(u, t);
 }
 
-Quat nlerp(Quat a, Quat b, float t) {
-  if (dot(a, b) < 0.0f) b = {-b.x, -b.y, -b.z, -b.w};
-  const float u = 1.0f - t;
-  return normalize(
-      Quat{a.x * u + b.x * t, a.y * u + b.y * t, a.z * u + b.z * t, a.w * u + b.w * t});
-}
+Quat nlerp(Quat a, Quat b, float t) { return kernel::nlerp(a, b, t); }
 
 Quat slerp(Quat a, Quat b, float t) {
   float d = dot(a, b);
@@ -104,18 +95,7 @@ Mat4 operator*(const Mat4& a, const Mat4& b) {
 
 Mat4 mul_affine(const Mat4& a, const Mat4& b) {
   Mat4 r;
-  for (int c = 0; c < 3; ++c) {
-    for (int row = 0; row < 3; ++row) {
-      r.m[c * 4 + row] = a.m[0 * 4 + row] * b.m[c * 4 + 0] + a.m[1 * 4 + row] * b.m[c * 4 + 1] +
-                         a.m[2 * 4 + row] * b.m[c * 4 + 2];
-    }
-    r.m[c * 4 + 3] = 0.0f;
-  }
-  for (int row = 0; row < 3; ++row) {
-    r.m[12 + row] = a.m[0 * 4 + row] * b.m[12] + a.m[1 * 4 + row] * b.m[13] +
-                    a.m[2 * 4 + row] * b.m[14] + a.m[12 + row];
-  }
-  r.m[15] = 1.0f;
+  kernel::mul_affine(a, b, r);
   return r;
 }
 

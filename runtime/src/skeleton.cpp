@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "kernels.h"
+
 namespace animpack {
 namespace {
 
@@ -96,8 +98,9 @@ Result<void> local_to_global(const Skeleton& skeleton, std::span<const Trs> loca
   const Mat4& root = skeleton.root();
   for (size_t i = 0; i < n; ++i) {
     const int p = parents[i];
-    out_globals[i] =
-        mul_affine(p < 0 ? root : out_globals[static_cast<size_t>(p)], to_matrix(locals[i]));
+    Mat4 local;
+    kernel::to_matrix(locals[i], local);
+    kernel::mul_affine(p < 0 ? root : out_globals[static_cast<size_t>(p)], local, out_globals[i]);
   }
   return ok();
 }
@@ -111,7 +114,7 @@ Result<void> global_to_palette(const Skeleton& skeleton, std::span<const Mat4> g
                        out_palette.size(), n);
   }
   const auto ibm = skeleton.inverse_binds();
-  for (size_t i = 0; i < n; ++i) out_palette[i] = mul_affine(globals[i], ibm[i]);
+  for (size_t i = 0; i < n; ++i) kernel::mul_affine(globals[i], ibm[i], out_palette[i]);
   return ok();
 }
 

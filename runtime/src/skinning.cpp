@@ -1,5 +1,9 @@
 #include "animpack/skinning.h"
 
+#include <cmath>
+
+#include "kernels.h"
+
 namespace animpack {
 
 Result<void> skin(const SkinInput& in, std::span<const Mat4> palette, const SkinOutput& out) {
@@ -24,36 +28,40 @@ Result<void> skin(const SkinInput& in, std::span<const Mat4> palette, const Skin
                          joint_count);
     }
   }
+  using kernel::v4;
+  const Mat4* pal = palette.data();
+  auto norm3 = [](v4 x) -> Vec3 {
+    // normalize(Vec3): len = sqrt(dot), zero stays zero, v * (1 / len)
+    const Vec3 r{x[0], x[1], x[2]};
+    const float len = std::sqrt(r.x * r.x + r.y * r.y + r.z * r.z);
+    if (len == 0.0f) return r;
+    const float inv = 1.0f / len;
+    return {r.x * inv, r.y * inv, r.z * inv};
+  };
   for (size_t v = 0; v < n; ++v) {
     const JointIndices& j = in.joints[v];
-    const float w[4] = {in.weights[v].x, in.weights[v].y, in.weights[v].z, in.weights[v].w};
-    // m = w0 P[j0] + w1 P[j1] + w2 P[j2] + w3 P[j3], upper 3x4 (12 floats: columns 0..3).
-    float m[12];
-    const float* p0 = palette[j.j[0]].m;
-    for (int c = 0; c < 4; ++c) {
-      for (int r = 0; r < 3; ++r) m[c * 3 + r] = p0[c * 4 + r] * w[0];
-    }
-    for (int i = 1; i < 4; ++i) {
-      const float* p = palette[j.j[i]].m;
-      for (int c = 0; c < 4; ++c) {
-        for (int r = 0; r < 3; ++r) m[c * 3 + r] = m[c * 3 + r] + p[c * 4 + r] * w[i];
-      }
+    const Vec4 w = in.weights[v];
+    const float* p0 = pal[j.j[0]].m;
+    const float* p1 = pal[j.j[1]].m;
+    const float* p2 = pal[j.j[2]].m;
+    const float* p3 = pal[j.j[3]].m;
+    v4 c[4];
+    for (int k = 0; k < 4; ++k) {
+      c[k] = kernel::load4(p0 + 4 * k) * w.x;
+      c[k] = c[k] + kernel::load4(p1 + 4 * k) * w.y;
+      c[k] = c[k] + kernel::load4(p2 + 4 * k) * w.z;
+      c[k] = c[k] + kernel::load4(p3 + 4 * k) * w.w;
     }
     const Vec3 p = in.positions[v];
-    out.positions[v] = {m[0] * p.x + m[3] * p.y + m[6] * p.z + m[9],
-                        m[1] * p.x + m[4] * p.y + m[7] * p.z + m[10],
-                        m[2] * p.x + m[5] * p.y + m[8] * p.z + m[11]};
+    const v4 op = c[0] * p.x + c[1] * p.y + c[2] * p.z + c[3];
+    out.positions[v] = {op[0], op[1], op[2]};
     if (normals) {
       const Vec3 nv = in.normals[v];
-      out.normals[v] = normalize(Vec3{m[0] * nv.x + m[3] * nv.y + m[6] * nv.z,
-                                      m[1] * nv.x + m[4] * nv.y + m[7] * nv.z,
-                                      m[2] * nv.x + m[5] * nv.y + m[8] * nv.z});
+      out.normals[v] = norm3(c[0] * nv.x + c[1] * nv.y + c[2] * nv.z);
     }
     if (tangents) {
       const Vec4 t = in.tangents[v];
-      const Vec3 tv =
-          normalize(Vec3{m[0] * t.x + m[3] * t.y + m[6] * t.z, m[1] * t.x + m[4] * t.y + m[7] * t.z,
-                         m[2] * t.x + m[5] * t.y + m[8] * t.z});
+      const Vec3 tv = norm3(c[0] * t.x + c[1] * t.y + c[2] * t.z);
       out.tangents[v] = {tv.x, tv.y, tv.z, t.w};
     }
   }

@@ -60,6 +60,8 @@ struct GridSpacing {
 // An image's size and the pixel rectangles of its frames.
 class Atlas {
  public:
+  // An empty atlas (no image, no frames); the factories below make real ones.
+  Atlas() = default;
   // Cuts `count` cells of size `cell` left to right, then top to bottom. The first cell
   // is at (margin, margin) and neighbours are cell + spacing apart; a cell fits when it
   // ends at least `margin` pixels before the image's edge. Fails (kBadAtlas) on a
@@ -72,7 +74,7 @@ class Atlas {
 
   // The image's size.
   Size size() const { return size_; }
-  // The number of frames (at least one).
+  // The number of frames (at least one, except for a default-constructed atlas).
   uint32_t frame_count() const { return static_cast<uint32_t>(frames_.size()); }
   // The frames' pixel rectangles.
   std::span<const PixelRect> frames() const { return frames_; }
@@ -134,6 +136,8 @@ class SpriteClip {
 // An atlas with named clips over its frames.
 class SpriteSheet {
  public:
+  // An empty sheet (no frames, no clips); create() makes real ones.
+  SpriteSheet() = default;
   // Builds a sheet. Fails with kBadFrame when a clip names an atlas frame >=
   // atlas.frame_count(), kBadClip on two clips with one name or more than 65535 clips.
   static Result<SpriteSheet> create(Atlas atlas, std::vector<SpriteClip> clips);

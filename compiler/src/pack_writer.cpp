@@ -1,0 +1,241 @@
+#include "animpack/compiler/pack_writer.h"
+
+#include <fcntl.h>
+#include <lz4hc.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "animpack/pack.h"
+#include "animpack/schema/pack_generated.h"
+
+namespace animpack {
+namespace fb = animpack::schema;
+namespace {
+
+using Builder = flatbuffers::FlatBufferBuilder;
+
+// A blob of raw bytes, LZ4 HC-compressed when that is smaller. Data aligned to 16 bytes.
+flatbuffers::Offset<fb::Blob> make_blob(Builder& b, const void* data, size_t size,
+                                        const PackWriteOptions& options) {
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  const uint64_t raw_size = size;
+  std::vector<uint8_t> packed;
+  fb::Compression compression = fb::Compression::None;
+  if (options.compress && size > 64 && size < static_cast<size_t>(LZ4_MAX_INPUT_SIZE)) {
+    packed.resize(static_cast<size_t>(LZ4_compressBound(static_cast<int>(size))));
+    const int n = LZ4_compress_HC(reinterpret_cast<const char*>(bytes),
+                                  reinterpret_cast<char*>(packed.data()), static_cast<int>(size),
+                                  static_cast<int>(packed.size()), LZ4HC_CLEVEL_DEFAULT);
+    if (n > 0 && static_cast<size_t>(n) < size) {
+      packed.resize(static_cast<size_t>(n));
+      compression = fb::Compression::Lz4;
+      bytes = packed.data();
+      size = packed.size();
+    }
+  }
+  b.ForceVectorAlignment(size, 1, 16);
+  const auto vec = b.CreateVector(bytes, size);
+  fb::BlobBuilder blob(b);
+  blob.add_compression(compression);
+  blob.add_raw_size(raw_size);
+  blob.add_data(vec);
+  return blob.Finish();
+}
+
+template <typename T>
+flatbuffers::Offset<fb::Blob> make_stream(Builder& b, const std::vector<T>& v,
+                                          const PackWriteOptions& options) {
+  return make_blob(b, v.data(), v.size() * sizeof(T), options);
+}
+
+fb::Mat4f to_fb(const Mat4& m) { return fb::Mat4f(flatbuffers::span<const float, 16>(m.m, 16)); }
+fb::Vec3f to_fb(Vec3 v) { return fb::Vec3f(v.x, v.y, v.z); }
+fb::Quatf to_fb(Quat q) { return fb::Quatf(q.x, q.y, q.z, q.w); }
+fb::Trsf to_fb(const Trs& t) {
+  return fb::Trsf(to_fb(t.translation), to_fb(t.rotation), to_fb(t.scale));
+}
+
+flatbuffers::Offset<fb::Rig> write_rig(Builder& b, const CookedRig& in) {
+  const Skeleton& s = in.rig.skeleton();
+  std::vector<flatbuffers::Offset<fb::Joint>> joints;
+  for (int j = 0; j < s.joint_count(); ++j) {
+    const Joint& joint = s.joints()[static_cast<size_t>(j)];
+    const auto name = b.CreateString(joint.name);
+    const fb::Trsf rest = to_fb(joint.rest);
+    const int node = static_cast<size_t>(j) < in.joint_source_nodes.size()
+                         ? in.joint_source_nodes[static_cast<size_t>(j)]
+                         : -1;
+    joints.push_back(fb::CreateJoint(b, name, joint.parent, &rest, node));
+  }
+  std::vector<fb::Mat4f> ibms;
+  for (const Mat4& m : s.inverse_binds()) ibms.push_back(to_fb(m));
+  std::vector<flatbuffers::Offset<fb::Clip>> clips;
+  for (size_t c = 0; c < in.rig.clips().size(); ++c) {
+    const Clip& clip = in.rig.clips()[c];
+    std::vector<flatbuffers::Offset<fb::Channel>> channels;
+    for (const Channel& ch : clip.channels()) {
+      const auto times = b.CreateVector(ch.times.data(), ch.times.size());
+      const auto values = b.CreateVector(ch.values.data(), ch.values.size());
+      channels.push_back(fb::CreateChannel(b, ch.joint, static_cast<fb::Property>(ch.property),
+                                           static_cast<fb::Interpolation>(ch.interpolation), times,
+                                           values));
+    }
+    std::vector<flatbuffers::Offset<fb::ClipEvent>> events;
+    for (const ClipEvent& e : clip.events()) {
+      events.push_back(fb::CreateClipEvent(b, b.CreateString(e.name), e.time));
+    }
+    const auto name = b.CreateString(clip.name());
+    const auto ch = b.CreateVector(channels);
+    const auto ev = b.CreateVector(events);
+    const int source = c < in.clip_source_animations.size() ? in.clip_source_animations[c] : -1;
+    clips.push_back(fb::CreateClip(b, name, clip.duration(), ch, ev, source));
+  }
+  const auto j = b.CreateVector(joints);
+  const auto i = b.CreateVectorOfStructs(ibms);
+  const auto c = b.CreateVector(clips);
+  const fb::Mat4f root = to_fb(s.root());
+  return fb::CreateRig(b, j, i, &root, c, in.node_rig);
+}
+
+flatbuffers::Offset<fb::Mesh> write_mesh(Builder& b, const CookedMesh& in,
+                                         const PackWriteOptions& options) {
+  std::vector<flatbuffers::Offset<fb::Part>> parts;
+  for (const CookedPart& p : in.parts) {
+    const auto positions = make_stream(b, p.positions, options);
+    const auto normals = p.normals.empty() ? 0 : make_stream(b, p.normals, options);
+    const auto tangents = p.tangents.empty() ? 0 : make_stream(b, p.tangents, options);
+    const auto joints = p.joints.empty() ? 0 : make_stream(b, p.joints, options);
+    const auto weights = p.weights.empty() ? 0 : make_stream(b, p.weights, options);
+    const auto indices = make_stream(b, p.indices, options);
+    const auto sources = make_stream(b, p.source_vertices, options);
+    fb::PartBuilder part(b);
+    part.add_source_node(p.source_node);
+    part.add_source_mesh(p.source_mesh);
+    part.add_source_primitive(p.source_primitive);
+    part.add_joint(p.joint);
+    part.add_vertex_count(static_cast<uint32_t>(p.positions.size()));
+    part.add_index_count(static_cast<uint32_t>(p.indices.size()));
+    part.add_positions(positions);
+    if (!p.normals.empty()) part.add_normals(normals);
+    if (!p.tangents.empty()) part.add_tangents(tangents);
+    if (!p.joints.empty()) part.add_joints(joints);
+    if (!p.weights.empty()) part.add_weights(weights);
+    part.add_indices(indices);
+    part.add_source_vertices(sources);
+    parts.push_back(part.Finish());
+  }
+  const auto name = b.CreateString(in.name);
+  const auto file = b.CreateString(in.source_file);
+  const auto p = b.CreateVector(parts);
+  return fb::CreateMesh(b, name, file, p, in.rig);
+}
+
+flatbuffers::Offset<fb::SpriteSheet> write_sheet(Builder& b, const CookedSheet& in,
+                                                 const PackWriteOptions& options) {
+  const Atlas& atlas = in.sheet.atlas();
+  std::vector<fb::PixelRect> frames;
+  for (const PixelRect& r : atlas.frames()) frames.emplace_back(r.x, r.y, r.width, r.height);
+  std::vector<flatbuffers::Offset<fb::SpriteClip>> clips;
+  for (const SpriteClip& c : in.sheet.clips()) {
+    std::vector<flatbuffers::Offset<fb::FrameEvent>> events;
+    for (const FrameEvent& e : c.events()) {
+      events.push_back(fb::CreateFrameEvent(b, b.CreateString(e.name), e.frame));
+    }
+    const auto name = b.CreateString(c.name());
+    const auto f = b.CreateVector(c.frames().data(), c.frames().size());
+    const auto ev = b.CreateVector(events);
+    clips.push_back(
+        fb::CreateSpriteClip(b, name, f, c.fps(), static_cast<fb::Playback>(c.playback()), ev));
+  }
+  const auto pixels = make_stream(b, in.rgba, options);
+  const auto file = b.CreateString(in.source_file);
+  const auto f = b.CreateVectorOfStructs(frames);
+  const auto c = b.CreateVector(clips);
+  return fb::CreateSpriteSheet(b, file, atlas.size().width, atlas.size().height, f, c, pixels);
+}
+
+flatbuffers::Offset<fb::Object> write_object(Builder& b, const CookedObject& in) {
+  flatbuffers::Offset<fb::Animation> animation = 0;
+  if (in.animated) {
+    const CookedAnimation& a = in.animation;
+    std::vector<flatbuffers::Offset<fb::BlendEntry>> blend;
+    for (const BlendEntry& e : a.blend) blend.push_back(fb::CreateBlendEntry(b, e.clip, e.weight));
+    std::vector<flatbuffers::Offset<fb::ObjectEvent>> events;
+    for (const CookedEvent& e : a.events) {
+      events.push_back(fb::CreateObjectEvent(b, b.CreateString(e.name), e.clip, e.time, e.frame));
+    }
+    const auto bl = blend.empty() ? 0 : b.CreateVector(blend);
+    const auto ev = b.CreateVector(events);
+    animation = fb::CreateAnimation(b, a.clip, bl, a.speed, static_cast<fb::Playback>(a.playback),
+                                    a.start, ev, a.sprite_sheet);
+  }
+  const auto name = b.CreateString(in.name);
+  const auto material = b.CreateString(in.material);
+  const auto content = b.CreateString(in.content);
+  const fb::Vec3f position = to_fb(in.position);
+  const fb::Quatf rotation = to_fb(in.rotation);
+  const fb::Vec3f scale = to_fb(in.scale);
+  return fb::CreateObject(b, name, in.mesh, material, in.face_camera, content, &position, &rotation,
+                          &scale, animation);
+}
+
+}  // namespace
+
+std::vector<uint8_t> write_pack(const CookedPack& pack, const PackWriteOptions& options) {
+  Builder b(1 << 16);
+  b.ForceDefaults(false);
+  std::vector<flatbuffers::Offset<fb::Mesh>> meshes;
+  for (const CookedMesh& m : pack.meshes) meshes.push_back(write_mesh(b, m, options));
+  std::vector<flatbuffers::Offset<fb::Rig>> rigs;
+  for (const CookedRig& r : pack.rigs) rigs.push_back(write_rig(b, r));
+  std::vector<flatbuffers::Offset<fb::SpriteSheet>> sheets;
+  for (const CookedSheet& s : pack.sheets) sheets.push_back(write_sheet(b, s, options));
+  std::vector<flatbuffers::Offset<fb::Object>> objects;
+  for (const CookedObject& o : pack.objects) objects.push_back(write_object(b, o));
+  const auto m = b.CreateVector(meshes);
+  const auto r = b.CreateVector(rigs);
+  const auto s = b.CreateVector(sheets);
+  const auto o = b.CreateVector(objects);
+  const auto root = fb::CreateAssetPack(b, kPackFormatVersion, m, r, s, o);
+  fb::FinishAssetPackBuffer(b, root);
+  return {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()};
+}
+
+std::string write_file_atomically(const std::filesystem::path& path,
+                                  std::span<const uint8_t> bytes) {
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+  std::string tmp = (dir / ("." + path.filename().string() + ".tmpXXXXXX")).string();
+  const int fd = mkstemp(tmp.data());
+  if (fd < 0)
+    return "cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno);
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string reason = std::strerror(errno);
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return "cannot write " + path.string() + ": " + reason;
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    const std::string reason = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return "cannot write " + path.string() + ": " + reason;
+  }
+  ::chmod(tmp.c_str(), 0644);
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return "cannot write " + path.string() + ": " + reason;
+  }
+  return {};
+}
+
+}  // namespace animpack

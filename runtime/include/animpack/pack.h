@@ -1,0 +1,170 @@
+// Opening a cooked pack: memory-mapped, verified, then read in place.
+//
+//   animpack::Result<animpack::Pack> pack = animpack::Pack::open("scene.anpk");
+//   if (!pack) { std::fprintf(stderr, "%s\n", pack.error().message()); return 1; }
+//   const animpack::Rig& rig = pack->rig(0);                   // plugs into an Animator
+//   auto animator = animpack::Animator::create(&rig, 60);
+//   animpack::Result<animpack::PartStreams> part = pack->part_streams(0);  // decoded now
+//
+// A pack is untrusted input. open() runs the FlatBuffers verifier (structure, bounds,
+// the "ANPK" identifier) and then the semantic checks of docs/pack-format.md: the format
+// version, every index in range, parents before children, key times ascending and
+// finite, value and blob sizes consistent with their counts, sprite frames inside their
+// image, object animations naming real clips with valid weights, speeds and starts.
+// A pack that fails any check is refused with kBadPack and a message naming what failed;
+// nothing asserts or crashes on file content. Vertex streams and pixels are blobs (raw or
+// LZ4) decoded on first use, when their remaining checks (index and joint ranges) run.
+//
+// Animation keys are read in place: the rigs' clips view the mapped file, so the Pack
+// must outlive every Rig, SpriteSheet and span it hands out. Not thread-safe: decode
+// parts from one thread (or all of them once, up front).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "animpack/animator.h"
+#include "animpack/math.h"
+#include "animpack/result.h"
+#include "animpack/rig.h"
+#include "animpack/skinning.h"
+#include "animpack/sprite.h"
+
+namespace animpack {
+
+// The pack format version this runtime reads (and the cooker writes).
+inline constexpr uint32_t kPackFormatVersion = 1;
+
+// A part's vertex streams, decoded. normals, tangents, joints and weights are empty when
+// the part has none. Views into the Pack.
+struct PartStreams {
+  std::span<const Vec3> positions;
+  std::span<const Vec3> normals;
+  std::span<const Vec4> tangents;
+  std::span<const JointIndices> joints;
+  std::span<const Vec4> weights;
+  std::span<const uint32_t> indices;
+  std::span<const uint32_t> source_vertices;  // index in the source accessor, per vertex
+};
+
+struct PartInfo {
+  int mesh = -1;         // the mesh it belongs to
+  int source_node = -1;  // glTF node, mesh and primitive indices
+  int source_mesh = -1;
+  int source_primitive = -1;
+  int joint = -1;        // node rigs: the joint that carries it
+  bool skinned = false;  // has joints and weights
+  uint32_t vertex_count = 0;
+  uint32_t index_count = 0;
+};
+
+struct MeshInfo {
+  std::string_view name;
+  std::string_view source_file;
+  int rig = -1;
+  int first_part = 0;  // its parts are parts()[first_part, first_part + part_count)
+  int part_count = 0;
+};
+
+struct ObjectEventInfo {
+  std::string_view name;
+  uint16_t clip = 0;
+  float time = 0;
+  uint32_t frame = 0;
+};
+
+struct ObjectAnimationInfo {
+  int clip = -1;
+  std::vector<BlendEntry> blend;
+  float speed = 1.0f;
+  Playback playback = Playback::kLoop;
+  float start = 0.0f;
+  std::vector<ObjectEventInfo> events;
+  int sprite_sheet = -1;
+};
+
+struct ObjectInfo {
+  std::string_view name;
+  int mesh = -1;
+  std::string_view material;
+  bool face_camera = false;
+  std::string_view content;
+  Vec3 position;
+  Quat rotation;
+  Vec3 scale{1, 1, 1};
+  bool animated = false;
+  ObjectAnimationInfo animation;
+};
+
+class Pack {
+ public:
+  Pack();
+  Pack(Pack&&) noexcept;
+  Pack& operator=(Pack&&) noexcept;
+  Pack(const Pack&) = delete;
+  Pack& operator=(const Pack&) = delete;
+  ~Pack();
+
+  // Maps and checks the file. kIo when it cannot be opened or mapped, kBadPack when a
+  // check fails.
+  static Result<Pack> open(const std::string& path);
+  // Checks a copy of `bytes` (tests, fuzzing, packs embedded in something else).
+  static Result<Pack> from_bytes(std::span<const uint8_t> bytes);
+
+  uint32_t format_version() const { return format_version_; }
+  // The whole file, as mapped.
+  std::span<const uint8_t> bytes() const { return {data_, size_}; }
+
+  std::span<const MeshInfo> meshes() const { return meshes_; }
+  std::span<const PartInfo> parts() const { return parts_; }
+  int rig_count() const { return static_cast<int>(rigs_.size()); }
+  // Precondition: 0 <= index < rig_count().
+  const Rig& rig(int index) const { return rigs_[static_cast<size_t>(index)].rig; }
+  bool node_rig(int index) const { return rigs_[static_cast<size_t>(index)].node_rig; }
+  // The glTF node of a rig's joint, and the glTF animation of a rig's clip (-1: none).
+  int joint_source_node(int rig, int joint) const;
+  int clip_source_animation(int rig, int clip) const;
+  std::span<const SpriteSheet> sprite_sheets() const { return sheets_; }
+  std::string_view sprite_source(int sheet) const;
+  std::span<const ObjectInfo> objects() const { return objects_; }
+  // The index of the object with this name, or -1.
+  int find_object(std::string_view name) const;
+
+  // A part's streams, decoded on first use (LZ4) or viewed in place (raw). Checks index
+  // and joint ranges when first decoded: kBadPack when they fail.
+  Result<PartStreams> part_streams(int part) const;
+  // A sprite sheet's pixels, RGBA8, width * height * 4 bytes, decoded on first use.
+  Result<std::span<const uint8_t>> sprite_pixels(int sheet) const;
+
+ private:
+  struct RigEntry {
+    Rig rig;
+    bool node_rig = false;
+    std::vector<int> joint_nodes;
+    std::vector<int> clip_animations;
+  };
+  struct Decoded;
+
+  Result<void> load();
+  Result<std::span<const uint8_t>> blob(const void* blob, uint64_t expected, int cache_slot,
+                                        const char* what) const;
+
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  void* mapping_ = nullptr;  // munmap on destruction
+  size_t mapping_size_ = 0;
+  std::unique_ptr<uint8_t[]> owned_;  // from_bytes: the aligned copy
+  uint32_t format_version_ = 0;
+  std::vector<MeshInfo> meshes_;
+  std::vector<PartInfo> parts_;
+  std::vector<RigEntry> rigs_;
+  std::vector<SpriteSheet> sheets_;
+  std::vector<ObjectInfo> objects_;
+  std::unique_ptr<Decoded> decoded_;
+};
+
+}  // namespace animpack

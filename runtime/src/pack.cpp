@@ -1,0 +1,546 @@
+// Pack loading: mmap, FlatBuffers verification, semantic checks (docs/pack-format.md).
+#include "animpack/pack.h"
+
+#include <fcntl.h>
+#include <lz4.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+
+#include "animpack/schema/pack_generated.h"
+
+#if !FLATBUFFERS_LITTLEENDIAN
+#error "animpack reads pack data in place and needs a little-endian target"
+#endif
+
+namespace animpack {
+
+namespace fb = animpack::schema;
+
+static_assert(sizeof(fb::Trsf) == sizeof(Trs) && sizeof(fb::Mat4f) == sizeof(Mat4));
+static_assert(sizeof(JointIndices) == 8);
+
+// Decoded LZ4 blobs, one cache slot per blob (7 per part, then 1 per sprite sheet).
+struct Pack::Decoded {
+  std::vector<std::vector<uint64_t>> slots;  // uint64_t: 8-byte aligned storage
+  std::vector<uint8_t> part_checked;         // part streams passed their range checks
+};
+
+namespace {
+
+constexpr int kBlobsPerPart = 7;
+constexpr uint64_t kMaxBlobBytes = uint64_t{1} << 31;
+
+Error bad(const char* format, ...) __attribute__((format(printf, 1, 2)));
+Error bad(const char* format, ...) {
+  char text[Error::kMaxMessage];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(text, sizeof text, format, args);
+  va_end(args);
+  return Error::make(ErrorCode::kBadPack, "bad pack: %s", text);
+}
+
+std::string_view view(const flatbuffers::String* s) {
+  return s ? std::string_view(s->c_str(), s->size()) : std::string_view();
+}
+
+bool finite(float f) { return std::isfinite(f); }
+
+bool finite(const fb::Vec3f& v) { return finite(v.x()) && finite(v.y()) && finite(v.z()); }
+bool finite(const fb::Quatf& q) {
+  return finite(q.x()) && finite(q.y()) && finite(q.z()) && finite(q.w());
+}
+
+Mat4 to_mat4(const fb::Mat4f& m) {
+  Mat4 r;
+  for (int i = 0; i < 16; ++i) r.m[i] = m.m()->Get(static_cast<flatbuffers::uoffset_t>(i));
+  return r;
+}
+
+Trs to_trs(const fb::Trsf& t) {
+  Trs r;
+  r.translation = {t.translation().x(), t.translation().y(), t.translation().z()};
+  r.rotation = {t.rotation().x(), t.rotation().y(), t.rotation().z(), t.rotation().w()};
+  r.scale = {t.scale().x(), t.scale().y(), t.scale().z()};
+  return r;
+}
+
+bool valid_playback(fb::Playback p) { return static_cast<uint8_t>(p) <= 2; }
+
+}  // namespace
+
+Pack::Pack() = default;
+Pack::Pack(Pack&& other) noexcept { *this = std::move(other); }
+
+Pack& Pack::operator=(Pack&& other) noexcept {
+  if (this == &other) return *this;
+  if (mapping_) munmap(mapping_, mapping_size_);
+  data_ = other.data_;
+  size_ = other.size_;
+  mapping_ = other.mapping_;
+  mapping_size_ = other.mapping_size_;
+  owned_ = std::move(other.owned_);
+  format_version_ = other.format_version_;
+  meshes_ = std::move(other.meshes_);
+  parts_ = std::move(other.parts_);
+  rigs_ = std::move(other.rigs_);
+  sheets_ = std::move(other.sheets_);
+  objects_ = std::move(other.objects_);
+  decoded_ = std::move(other.decoded_);
+  other.data_ = nullptr;
+  other.size_ = 0;
+  other.mapping_ = nullptr;
+  other.mapping_size_ = 0;
+  return *this;
+}
+
+Pack::~Pack() {
+  if (mapping_) munmap(mapping_, mapping_size_);
+}
+
+Result<Pack> Pack::open(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return Error::make(ErrorCode::kIo, "cannot open %s: %s", path.c_str(), std::strerror(errno));
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Error::make(ErrorCode::kIo, "%s is not a regular file", path.c_str());
+  }
+  const size_t size = static_cast<size_t>(st.st_size);
+  if (size == 0) {
+    ::close(fd);
+    return Error::make(ErrorCode::kBadPack, "bad pack: %s is empty", path.c_str());
+  }
+  void* map = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED) {
+    return Error::make(ErrorCode::kIo, "cannot map %s: %s", path.c_str(), std::strerror(errno));
+  }
+  Pack p;
+  p.mapping_ = map;
+  p.mapping_size_ = size;
+  p.data_ = static_cast<const uint8_t*>(map);
+  p.size_ = size;
+  if (Result<void> r = p.load(); !r) {
+    return Error::make(ErrorCode::kBadPack, "%s: %s", path.c_str(), r.error().message());
+  }
+  return p;
+}
+
+Result<Pack> Pack::from_bytes(std::span<const uint8_t> bytes) {
+  Pack p;
+  // operator new[] aligns to at least 16 bytes, which blob data (force_align 16) needs.
+  p.owned_.reset(new uint8_t[bytes.size() + 1]);
+  if (!bytes.empty()) std::memcpy(p.owned_.get(), bytes.data(), bytes.size());
+  p.data_ = p.owned_.get();
+  p.size_ = bytes.size();
+  if (Result<void> r = p.load(); !r) return r.error();
+  return p;
+}
+
+int Pack::joint_source_node(int rig, int joint) const {
+  if (rig < 0 || rig >= rig_count()) return -1;
+  const auto& nodes = rigs_[static_cast<size_t>(rig)].joint_nodes;
+  return joint >= 0 && static_cast<size_t>(joint) < nodes.size() ? nodes[static_cast<size_t>(joint)]
+                                                                 : -1;
+}
+
+int Pack::clip_source_animation(int rig, int clip) const {
+  if (rig < 0 || rig >= rig_count()) return -1;
+  const auto& anims = rigs_[static_cast<size_t>(rig)].clip_animations;
+  return clip >= 0 && static_cast<size_t>(clip) < anims.size() ? anims[static_cast<size_t>(clip)]
+                                                               : -1;
+}
+
+std::string_view Pack::sprite_source(int sheet) const {
+  const auto* root = fb::GetAssetPack(data_);
+  if (!root->sprite_sheets() || sheet < 0 ||
+      static_cast<flatbuffers::uoffset_t>(sheet) >= root->sprite_sheets()->size()) {
+    return {};
+  }
+  return view(
+      root->sprite_sheets()->Get(static_cast<flatbuffers::uoffset_t>(sheet))->source_file());
+}
+
+int Pack::find_object(std::string_view name) const {
+  for (size_t i = 0; i < objects_.size(); ++i) {
+    if (objects_[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+Result<void> Pack::load() {
+  if (size_ < 8 || size_ >= (size_t{1} << 31)) return bad("size %zu is not a pack's", size_);
+  if (!fb::AssetPackBufferHasIdentifier(data_)) return bad("no ANPK identifier");
+  flatbuffers::Verifier verifier(data_, size_, /*max_depth=*/64, /*max_tables=*/10000000);
+  if (!fb::VerifyAssetPackBuffer(verifier)) return bad("the FlatBuffers verifier refused it");
+  const fb::AssetPack* root = fb::GetAssetPack(data_);
+  format_version_ = root->format_version();
+  if (format_version_ != kPackFormatVersion) {
+    return bad("format version %u, this runtime reads %u", format_version_, kPackFormatVersion);
+  }
+
+  // Rigs: skeletons and clips, keys viewed in place.
+  if (const auto* rigs = root->rigs()) {
+    for (flatbuffers::uoffset_t r = 0; r < rigs->size(); ++r) {
+      const fb::Rig* in = rigs->Get(r);
+      const auto* joints = in->joints();
+      const auto* ibms = in->inverse_binds();
+      if (!joints || !ibms || !in->root())
+        return bad("rig %u lacks joints, inverse binds or root", r);
+      if (ibms->size() != joints->size()) {
+        return bad("rig %u has %u inverse binds for %u joints", r, ibms->size(), joints->size());
+      }
+      RigEntry entry;
+      entry.node_rig = in->node_rig();
+      std::vector<Joint> js;
+      std::vector<Mat4> inverse_binds;
+      js.reserve(joints->size());
+      for (flatbuffers::uoffset_t j = 0; j < joints->size(); ++j) {
+        const fb::Joint* jin = joints->Get(j);
+        if (!jin->rest()) return bad("rig %u joint %u has no rest pose", r, j);
+        js.push_back(Joint{std::string(view(jin->name())), jin->parent(), to_trs(*jin->rest())});
+        inverse_binds.push_back(to_mat4(*ibms->Get(j)));
+        entry.joint_nodes.push_back(jin->source_node());
+      }
+      Result<Skeleton> skeleton =
+          Skeleton::create(std::move(js), std::move(inverse_binds), to_mat4(*in->root()));
+      if (!skeleton) return bad("rig %u: %s", r, skeleton.error().message());
+      std::vector<Clip> clips;
+      if (const auto* cin = in->clips()) {
+        for (flatbuffers::uoffset_t c = 0; c < cin->size(); ++c) {
+          const fb::Clip* clip_in = cin->Get(c);
+          Clip clip{std::string(view(clip_in->name()))};
+          if (const auto* channels = clip_in->channels()) {
+            for (flatbuffers::uoffset_t k = 0; k < channels->size(); ++k) {
+              const fb::Channel* ch = channels->Get(k);
+              if (!ch->times() || !ch->values())
+                return bad("rig %u clip %u channel %u has no keys", r, c, k);
+              const auto prop = static_cast<uint8_t>(ch->property());
+              const auto interp = static_cast<uint8_t>(ch->interpolation());
+              if (prop > 2 || interp > 2)
+                return bad("rig %u clip %u channel %u: bad enum", r, c, k);
+              clip.add_channel_view(Channel{ch->joint(),
+                                            static_cast<Property>(prop),
+                                            static_cast<Interpolation>(interp),
+                                            {ch->times()->data(), ch->times()->size()},
+                                            {ch->values()->data(), ch->values()->size()}});
+            }
+          }
+          if (const auto* events = clip_in->events()) {
+            for (flatbuffers::uoffset_t e = 0; e < events->size(); ++e) {
+              clip.add_event(std::string(view(events->Get(e)->name())), events->Get(e)->time());
+            }
+          }
+          if (clip.duration() != clip_in->duration()) {
+            return bad("rig %u clip %u: duration %g, keys end at %g", r, c,
+                       static_cast<double>(clip_in->duration()),
+                       static_cast<double>(clip.duration()));
+          }
+          entry.clip_animations.push_back(clip_in->source_animation());
+          clips.push_back(std::move(clip));
+        }
+      }
+      Result<Rig> rig = Rig::create(std::move(*skeleton), std::move(clips));
+      if (!rig) return bad("rig %u: %s", r, rig.error().message());
+      entry.rig = std::move(*rig);
+      rigs_.push_back(std::move(entry));
+    }
+  }
+
+  // Meshes and parts: blob sizes against counts (contents checked when decoded).
+  if (const auto* meshes = root->meshes()) {
+    for (flatbuffers::uoffset_t m = 0; m < meshes->size(); ++m) {
+      const fb::Mesh* in = meshes->Get(m);
+      MeshInfo info;
+      info.name = view(in->name());
+      info.source_file = view(in->source_file());
+      info.rig = in->rig();
+      if (info.rig < -1 || info.rig >= rig_count()) return bad("mesh %u names rig %d", m, info.rig);
+      info.first_part = static_cast<int>(parts_.size());
+      const int joint_count =
+          info.rig >= 0 ? rigs_[static_cast<size_t>(info.rig)].rig.skeleton().joint_count() : 0;
+      if (const auto* parts = in->parts()) {
+        for (flatbuffers::uoffset_t p = 0; p < parts->size(); ++p) {
+          const fb::Part* part = parts->Get(p);
+          PartInfo pi;
+          pi.mesh = static_cast<int>(m);
+          pi.source_node = part->source_node();
+          pi.source_mesh = part->source_mesh();
+          pi.source_primitive = part->source_primitive();
+          pi.joint = part->joint();
+          pi.vertex_count = part->vertex_count();
+          pi.index_count = part->index_count();
+          pi.skinned = part->joints() != nullptr;
+          if (pi.joint < -1 || pi.joint >= joint_count)
+            return bad("mesh %u part %u names joint %d", m, p, pi.joint);
+          if (pi.skinned && (!part->weights() || info.rig < 0)) {
+            return bad("mesh %u part %u has joints without weights or rig", m, p);
+          }
+          if (!part->positions() || !part->indices() || !part->source_vertices()) {
+            return bad("mesh %u part %u lacks positions, indices or source vertices", m, p);
+          }
+          if (pi.index_count % 3 != 0)
+            return bad("mesh %u part %u: %u indices are not triangles", m, p, pi.index_count);
+          const uint64_t n = pi.vertex_count;
+          const struct {
+            const fb::Blob* blob;
+            uint64_t size;
+          } expect[kBlobsPerPart] = {
+              {part->positions(), n * 12},     {part->normals(), n * 12},
+              {part->tangents(), n * 16},      {part->joints(), n * 8},
+              {part->weights(), n * 16},       {part->indices(), uint64_t{pi.index_count} * 4},
+              {part->source_vertices(), n * 4}};
+          for (const auto& e : expect) {
+            if (!e.blob) continue;
+            const auto c = static_cast<uint8_t>(e.blob->compression());
+            if (c > 1 || e.blob->raw_size() != e.size || e.size > kMaxBlobBytes ||
+                !e.blob->data() || (c == 0 && e.blob->data()->size() != e.size)) {
+              return bad("mesh %u part %u: a stream's blob does not hold %llu bytes", m, p,
+                         static_cast<unsigned long long>(e.size));
+            }
+          }
+          parts_.push_back(pi);
+        }
+      }
+      info.part_count = static_cast<int>(parts_.size()) - info.first_part;
+      meshes_.push_back(info);
+    }
+  }
+
+  // Sprite sheets: the atlas and clips go through the runtime's own checks.
+  if (const auto* sheets = root->sprite_sheets()) {
+    for (flatbuffers::uoffset_t s = 0; s < sheets->size(); ++s) {
+      const fb::SpriteSheet* in = sheets->Get(s);
+      if (!in->frames() || !in->pixels()) return bad("sprite sheet %u lacks frames or pixels", s);
+      std::vector<PixelRect> rects;
+      for (const fb::PixelRect* f : *in->frames())
+        rects.push_back({f->x(), f->y(), f->width(), f->height()});
+      Result<Atlas> atlas = Atlas::rects({in->width(), in->height()}, std::move(rects));
+      if (!atlas) return bad("sprite sheet %u: %s", s, atlas.error().message());
+      std::vector<SpriteClip> clips;
+      if (const auto* cin = in->clips()) {
+        for (flatbuffers::uoffset_t c = 0; c < cin->size(); ++c) {
+          const fb::SpriteClip* clip = cin->Get(c);
+          if (!valid_playback(clip->playback()))
+            return bad("sprite sheet %u clip %u: bad playback", s, c);
+          std::vector<uint32_t> frames;
+          if (clip->frames()) frames.assign(clip->frames()->begin(), clip->frames()->end());
+          std::vector<FrameEvent> events;
+          if (clip->events()) {
+            for (const fb::FrameEvent* e : *clip->events())
+              events.push_back({std::string(view(e->name())), e->frame()});
+          }
+          Result<SpriteClip> sc =
+              SpriteClip::create(std::string(view(clip->name())), std::move(frames), clip->fps(),
+                                 static_cast<Playback>(clip->playback()), std::move(events));
+          if (!sc) return bad("sprite sheet %u clip %u: %s", s, c, sc.error().message());
+          clips.push_back(std::move(*sc));
+        }
+      }
+      Result<SpriteSheet> sheet = SpriteSheet::create(std::move(*atlas), std::move(clips));
+      if (!sheet) return bad("sprite sheet %u: %s", s, sheet.error().message());
+      const uint64_t pixels = uint64_t{in->width()} * in->height() * 4;
+      const fb::Blob* blob = in->pixels();
+      const auto c = static_cast<uint8_t>(blob->compression());
+      if (c > 1 || blob->raw_size() != pixels || pixels > kMaxBlobBytes || !blob->data() ||
+          (c == 0 && blob->data()->size() != pixels)) {
+        return bad("sprite sheet %u: pixels do not hold %ux%u RGBA8", s, in->width(), in->height());
+      }
+      sheets_.push_back(std::move(*sheet));
+    }
+  }
+
+  // Objects and their animation.
+  if (const auto* objects = root->objects()) {
+    for (flatbuffers::uoffset_t o = 0; o < objects->size(); ++o) {
+      const fb::Object* in = objects->Get(o);
+      ObjectInfo info;
+      info.name = view(in->name());
+      info.mesh = in->mesh();
+      info.material = view(in->material());
+      info.face_camera = in->face_camera();
+      info.content = view(in->content());
+      if (info.mesh < -1 || info.mesh >= static_cast<int>(meshes_.size()))
+        return bad("object %u names mesh %d", o, info.mesh);
+      if (in->position())
+        info.position = {in->position()->x(), in->position()->y(), in->position()->z()};
+      if (in->rotation())
+        info.rotation = {in->rotation()->x(), in->rotation()->y(), in->rotation()->z(),
+                         in->rotation()->w()};
+      if (in->scale()) info.scale = {in->scale()->x(), in->scale()->y(), in->scale()->z()};
+      if ((in->position() && !finite(*in->position())) ||
+          (in->rotation() && !finite(*in->rotation())) || (in->scale() && !finite(*in->scale()))) {
+        return bad("object %u has a non-finite transform", o);
+      }
+      if (const fb::Animation* a = in->animation()) {
+        info.animated = true;
+        ObjectAnimationInfo& anim = info.animation;
+        anim.clip = a->clip();
+        anim.speed = a->speed();
+        anim.start = a->start();
+        anim.sprite_sheet = a->sprite_sheet();
+        if (!valid_playback(a->playback())) return bad("object %u: bad playback", o);
+        anim.playback = static_cast<Playback>(a->playback());
+        if (!(std::isfinite(anim.speed) && anim.speed >= 0.0f))
+          return bad("object %u: bad speed", o);
+        if (!(std::isfinite(anim.start) && anim.start >= 0.0f))
+          return bad("object %u: bad start", o);
+        int clip_count = 0;
+        const Rig* rig = nullptr;
+        const SpriteSheet* sheet = nullptr;
+        if (anim.sprite_sheet >= 0) {
+          if (anim.sprite_sheet >= static_cast<int>(sheets_.size()))
+            return bad("object %u names sprite sheet %d", o, anim.sprite_sheet);
+          sheet = &sheets_[static_cast<size_t>(anim.sprite_sheet)];
+          clip_count = static_cast<int>(sheet->clips().size());
+        } else if (anim.sprite_sheet != -1) {
+          return bad("object %u names sprite sheet %d", o, anim.sprite_sheet);
+        } else if (info.mesh >= 0 && meshes_[static_cast<size_t>(info.mesh)].rig >= 0) {
+          rig = &rigs_[static_cast<size_t>(meshes_[static_cast<size_t>(info.mesh)].rig)].rig;
+          clip_count = rig->clip_count();
+        }
+        if (anim.clip < -1 || anim.clip >= clip_count)
+          return bad("object %u plays clip %d of %d", o, anim.clip, clip_count);
+        if (const auto* blend = a->blend()) {
+          if (sheet || blend->size() > static_cast<flatbuffers::uoffset_t>(kMaxLayers))
+            return bad("object %u: bad blend", o);
+          for (const fb::BlendEntry* b : *blend) {
+            if (b->clip() >= clip_count || !(std::isfinite(b->weight()) && b->weight() > 0.0f)) {
+              return bad("object %u blends clip %u by %g", o, unsigned{b->clip()},
+                         static_cast<double>(b->weight()));
+            }
+            anim.blend.push_back({b->clip(), b->weight()});
+          }
+        }
+        if (const auto* events = a->events()) {
+          for (const fb::ObjectEvent* e : *events) {
+            if (e->clip() >= clip_count)
+              return bad("object %u: an event names clip %u", o, unsigned{e->clip()});
+            if (rig) {
+              const float d = rig->clips()[e->clip()].duration();
+              if (!(std::isfinite(e->time()) && e->time() >= 0.0f && e->time() <= d)) {
+                return bad("object %u: an event at %g is outside its clip", o,
+                           static_cast<double>(e->time()));
+              }
+            } else if (sheet && e->frame() >= sheet->clips()[e->clip()].frames().size()) {
+              return bad("object %u: an event names frame %u", o, e->frame());
+            }
+            anim.events.push_back({view(e->name()), e->clip(), e->time(), e->frame()});
+          }
+        }
+      }
+      objects_.push_back(std::move(info));
+    }
+  }
+
+  decoded_ = std::make_unique<Decoded>();
+  decoded_->slots.resize(parts_.size() * kBlobsPerPart + sheets_.size());
+  decoded_->part_checked.assign(parts_.size(), 0);
+  return ok();
+}
+
+Result<std::span<const uint8_t>> Pack::blob(const void* blob_ptr, uint64_t expected, int slot,
+                                            const char* what) const {
+  const auto* b = static_cast<const fb::Blob*>(blob_ptr);
+  if (!b) return std::span<const uint8_t>();
+  if (b->compression() == fb::Compression::None) {
+    return std::span<const uint8_t>(b->data()->data(), b->data()->size());
+  }
+  std::vector<uint64_t>& cache = decoded_->slots[static_cast<size_t>(slot)];
+  if (cache.empty() && expected > 0) {
+    cache.resize((expected + 7) / 8);
+    const int got = LZ4_decompress_safe(
+        reinterpret_cast<const char*>(b->data()->data()), reinterpret_cast<char*>(cache.data()),
+        static_cast<int>(b->data()->size()), static_cast<int>(expected));
+    if (got < 0 || static_cast<uint64_t>(got) != expected) {
+      cache.clear();
+      return bad("%s does not decode to %llu bytes", what,
+                 static_cast<unsigned long long>(expected));
+    }
+  }
+  return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(cache.data()), expected);
+}
+
+Result<PartStreams> Pack::part_streams(int part) const {
+  if (part < 0 || static_cast<size_t>(part) >= parts_.size()) {
+    return Error::make(ErrorCode::kInvalidArgument, "no part %d", part);
+  }
+  const PartInfo& info = parts_[static_cast<size_t>(part)];
+  const fb::AssetPack* root = fb::GetAssetPack(data_);
+  const fb::Part* p = root->meshes()
+                          ->Get(static_cast<flatbuffers::uoffset_t>(info.mesh))
+                          ->parts()
+                          ->Get(static_cast<flatbuffers::uoffset_t>(
+                              part - meshes_[static_cast<size_t>(info.mesh)].first_part));
+  const uint64_t n = info.vertex_count;
+  const int base = part * kBlobsPerPart;
+  PartStreams s;
+  auto get = [&](const fb::Blob* b, uint64_t bytes, int k,
+                 const char* what) -> Result<std::span<const uint8_t>> {
+    return blob(b, bytes, base + k, what);
+  };
+  Result<std::span<const uint8_t>> r = get(p->positions(), n * 12, 0, "positions");
+  if (!r) return r.error();
+  s.positions = {reinterpret_cast<const Vec3*>(r->data()), r->size() / 12};
+  if (!(r = get(p->normals(), n * 12, 1, "normals"))) return r.error();
+  s.normals = {reinterpret_cast<const Vec3*>(r->data()), r->size() / 12};
+  if (!(r = get(p->tangents(), n * 16, 2, "tangents"))) return r.error();
+  s.tangents = {reinterpret_cast<const Vec4*>(r->data()), r->size() / 16};
+  if (!(r = get(p->joints(), n * 8, 3, "joints"))) return r.error();
+  s.joints = {reinterpret_cast<const JointIndices*>(r->data()), r->size() / 8};
+  if (!(r = get(p->weights(), n * 16, 4, "weights"))) return r.error();
+  s.weights = {reinterpret_cast<const Vec4*>(r->data()), r->size() / 16};
+  if (!(r = get(p->indices(), uint64_t{info.index_count} * 4, 5, "indices"))) return r.error();
+  s.indices = {reinterpret_cast<const uint32_t*>(r->data()), r->size() / 4};
+  if (!(r = get(p->source_vertices(), n * 4, 6, "source vertices"))) return r.error();
+  s.source_vertices = {reinterpret_cast<const uint32_t*>(r->data()), r->size() / 4};
+
+  if (!decoded_->part_checked[static_cast<size_t>(part)]) {
+    for (uint32_t i : s.indices) {
+      if (i >= n)
+        return bad("part %d: index %u of %llu vertices", part, i,
+                   static_cast<unsigned long long>(n));
+    }
+    const int rig = meshes_[static_cast<size_t>(info.mesh)].rig;
+    const size_t joints =
+        rig >= 0 ? static_cast<size_t>(rigs_[static_cast<size_t>(rig)].rig.skeleton().joint_count())
+                 : 0;
+    for (const JointIndices& j : s.joints) {
+      for (uint16_t k : j.j) {
+        if (k >= joints) return bad("part %d: joint %u of %zu", part, unsigned{k}, joints);
+      }
+    }
+    for (const Vec4& w : s.weights) {
+      if (!(finite(w.x) && finite(w.y) && finite(w.z) && finite(w.w)))
+        return bad("part %d: a weight is not finite", part);
+    }
+    for (const Vec3& v : s.positions) {
+      if (!(finite(v.x) && finite(v.y) && finite(v.z)))
+        return bad("part %d: a position is not finite", part);
+    }
+    decoded_->part_checked[static_cast<size_t>(part)] = 1;
+  }
+  return s;
+}
+
+Result<std::span<const uint8_t>> Pack::sprite_pixels(int sheet) const {
+  if (sheet < 0 || static_cast<size_t>(sheet) >= sheets_.size()) {
+    return Error::make(ErrorCode::kInvalidArgument, "no sprite sheet %d", sheet);
+  }
+  const fb::SpriteSheet* in =
+      fb::GetAssetPack(data_)->sprite_sheets()->Get(static_cast<flatbuffers::uoffset_t>(sheet));
+  return blob(in->pixels(), uint64_t{in->width()} * in->height() * 4,
+              static_cast<int>(parts_.size()) * kBlobsPerPart + sheet, "sprite pixels");
+}
+
+}  // namespace animpack
