@@ -42,3 +42,7 @@ for preset in ci ci-clang asan; do
   build "$preset"
   ctest --preset "$preset" -j "$jobs"
 done
+
+# The libFuzzer targets (Pack::open, the glTF reader), a bounded run each.
+echo "== fuzz"
+bash scripts/fuzz.sh "${ANIMPACK_FUZZ_SECONDS:-60}"

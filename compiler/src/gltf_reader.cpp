@@ -314,7 +314,8 @@ bool get_numbers(Issues& issues, const json& obj, const std::string& at, const c
 }
 
 // A list of distinct indices < count. nullopt when absent or not an array (reported);
-// otherwise one entry per element, -1 for an element already reported as bad.
+// otherwise one entry per element, -1 for an element reported as bad (a repeat is bad at
+// its second occurrence). Costs O(k log k) for k elements, whatever `count` is.
 std::optional<std::vector<int>> get_index_list(Issues& issues, const json& obj,
                                                const std::string& at, const char* key, size_t count,
                                                Need need) {
@@ -322,7 +323,7 @@ std::optional<std::vector<int>> get_index_list(Issues& issues, const json& obj,
   if (!v) return std::nullopt;
   const std::string p = ptr(at, key);
   std::vector<int> out(v->size(), -1);
-  std::vector<bool> seen(count, false);
+  std::vector<std::pair<int, size_t>> sorted;  // (index, position), to find repeats
   for (size_t i = 0; i < v->size(); ++i) {
     const json& e = (*v)[i];
     if (!e.is_number_unsigned()) {
@@ -335,13 +336,19 @@ std::optional<std::vector<int>> get_index_list(Issues& issues, const json& obj,
                    "Unresolved reference: " + std::to_string(u) + ".");
       continue;
     }
-    if (seen[u]) {
-      issues.error(idx(p, i), "DUPLICATE_ELEMENTS",
-                   "Index " + std::to_string(u) + " is listed twice.");
-      continue;
-    }
-    seen[u] = true;
     out[i] = static_cast<int>(u);
+    sorted.push_back({out[i], i});
+  }
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<bool> repeat(v->size(), false);
+  for (size_t k = 1; k < sorted.size(); ++k) {
+    if (sorted[k].first == sorted[k - 1].first) repeat[sorted[k].second] = true;
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (!repeat[i]) continue;
+    issues.error(idx(p, i), "DUPLICATE_ELEMENTS",
+                 "Index " + std::to_string(out[i]) + " is listed twice.");
+    out[i] = -1;
   }
   return out;
 }

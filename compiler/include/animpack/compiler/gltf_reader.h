@@ -47,7 +47,7 @@ struct GltfIssue {
   int64_t offset = -1;  // byte offset in the file (GLB container, JSON syntax); -1 if none
 };
 
-// A stable issue code and the rule it stands for (docs/diagnostics.md lists this table).
+// A stable issue code and the rule it stands for (the source for docs/diagnostics.md).
 struct GltfCodeInfo {
   std::string_view code;
   std::string_view rule;

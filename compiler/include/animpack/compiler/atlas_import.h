@@ -1,0 +1,34 @@
+// Reading a sprite atlas PNG for the pack: the file must be a real PNG (signature and
+// decodable pixels, not just a .png name), and its pixels become RGBA8.
+//
+//   animpack::PngImage png = animpack::read_png("art/hero.png");
+//   if (!png.error.empty()) report(png.error);
+//   auto atlas = animpack::Atlas::grid({png.width, png.height}, {32, 32}, 16);
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace animpack {
+
+// The largest atlas side the cooker accepts, in pixels.
+inline constexpr uint32_t kMaxAtlasSide = 16384;
+
+struct PngImage {
+  uint32_t width = 0;
+  uint32_t height = 0;
+  std::vector<uint8_t> rgba;  // width * height * 4 bytes, rows top to bottom
+  std::string error;          // empty on success; else why the file is not a usable PNG
+};
+
+// Reads and decodes a PNG file (any bit depth or colour type, converted to RGBA8).
+// error says "cannot open", "not a PNG (signature ...)", "truncated or corrupt PNG: <stb
+// reason>" or "larger than kMaxAtlasSide".
+PngImage read_png(const std::filesystem::path& file);
+// The same from memory.
+PngImage decode_png(std::span<const uint8_t> bytes);
+
+}  // namespace animpack

@@ -1,0 +1,58 @@
+#include "animpack/compiler/atlas_import.h"
+
+#include <stb/stb_image.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+namespace animpack {
+
+PngImage decode_png(std::span<const uint8_t> bytes) {
+  static const uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  PngImage img;
+  if (bytes.size() < 8 || std::memcmp(bytes.data(), kSignature, 8) != 0) {
+    img.error = "not a PNG (the file does not start with the PNG signature)";
+    return img;
+  }
+  if (bytes.size() > static_cast<size_t>(INT32_MAX)) {
+    img.error = "the PNG file is larger than 2 GiB";
+    return img;
+  }
+  int w = 0, h = 0, channels = 0;
+  const int len = static_cast<int>(bytes.size());
+  if (!stbi_info_from_memory(bytes.data(), len, &w, &h, &channels)) {
+    img.error = std::string("truncated or corrupt PNG: ") + stbi_failure_reason();
+    return img;
+  }
+  if (w <= 0 || h <= 0 || static_cast<uint32_t>(w) > kMaxAtlasSide ||
+      static_cast<uint32_t>(h) > kMaxAtlasSide) {
+    img.error = "the PNG is " + std::to_string(w) + "x" + std::to_string(h) +
+                " pixels; atlases may be at most " + std::to_string(kMaxAtlasSide) + " on a side";
+    return img;
+  }
+  stbi_uc* pixels = stbi_load_from_memory(bytes.data(), len, &w, &h, &channels, 4);
+  if (!pixels) {
+    img.error = std::string("truncated or corrupt PNG: ") + stbi_failure_reason();
+    return img;
+  }
+  img.width = static_cast<uint32_t>(w);
+  img.height = static_cast<uint32_t>(h);
+  img.rgba.assign(pixels, pixels + static_cast<size_t>(w) * static_cast<size_t>(h) * 4);
+  stbi_image_free(pixels);
+  return img;
+}
+
+PngImage read_png(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    PngImage img;
+    img.error = "cannot open " + file.string();
+    return img;
+  }
+  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                   std::istreambuf_iterator<char>());
+  return decode_png(bytes);
+}
+
+}  // namespace animpack

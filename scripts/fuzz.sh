@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan + UBSan) and runs each for a bounded time,
+# seeded from the golden packs and the glTF files of ../shared/corpus.
+#   scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 60)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j "$jobs" --target fuzz_pack fuzz_gltf
+
+work=build/fuzz/corpus
+rm -rf "$work"
+mkdir -p "$work/pack" "$work/gltf"
+cp tests/data/packs/*.anpk "$work/pack/"
+if [ -d ../shared/corpus ]; then
+  find ../shared/corpus -type f \( -name '*.gltf' -o -name '*.glb' \) -size -300k \
+    -exec cp -t "$work/gltf/" {} + 2>/dev/null || true
+fi
+for target in pack gltf; do
+  echo "== fuzz_$target for ${seconds}s ($(ls "$work/$target" | wc -l) seeds)"
+  ./build/fuzz/tests/fuzz/fuzz_$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 "$work/$target" 2>&1 | tail -n 12
+done
+echo "fuzz: no crash, hang or leak in $((2 * seconds))s"
