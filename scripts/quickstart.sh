@@ -26,10 +26,13 @@ build() {  # build <preset> [targets...]
 }
 
 if [ "$mode" = demo ]; then
-  build release play_column
+  build release animpack play_pack
+  mkdir -p out
   rm -rf out/frames
-  ./build/release/samples/play_column/play_column --ticks 240 -o out/frames
-  echo "demo: PNG frames are in $(pwd)/out/frames"
+  ./build/release/compiler/animpack cook assets/demo/scene.toml -o out/demo.anpk --depfile out/demo.anpk.d
+  ./build/release/compiler/animpack inspect out/demo.anpk
+  ./build/release/samples/play_pack/play_pack out/demo.anpk --ticks 240 --every 10 -o out/frames
+  echo "demo: the pack is out/demo.anpk; PNG frames are in $(pwd)/out/frames"
   exit 0
 fi
 
@@ -42,6 +45,10 @@ for preset in ci ci-clang asan; do
   build "$preset"
   ctest --preset "$preset" -j "$jobs"
 done
+
+# A game's build against the installed package: find_package(animpack) + animpack_cook.
+echo "== package"
+bash scripts/package_test.sh build/ci
 
 # The libFuzzer targets (Pack::open, the glTF reader), a bounded run each.
 echo "== fuzz"

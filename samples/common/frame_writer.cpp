@@ -68,6 +68,42 @@ void Frame::draw(std::span<const Vec3> positions, std::span<const Vec3> normals,
   }
 }
 
+void Frame::blit(std::span<const uint8_t> rgba, uint32_t image_width, uint32_t x, uint32_t y,
+                 uint32_t w, uint32_t h, Vec3 center, float height) {
+  if (w == 0 || h == 0) return;
+  const float sx = static_cast<float>(width_) / (hi_.x - lo_.x);
+  const float sy = static_cast<float>(height_) / (hi_.y - lo_.y);
+  const float world_w = height * static_cast<float>(w) / static_cast<float>(h);
+  const int px0 = static_cast<int>(std::floor((center.x - world_w / 2 - lo_.x) * sx));
+  const int py0 = static_cast<int>(std::floor((hi_.y - (center.y + height / 2)) * sy));
+  const int pw = std::max(1, static_cast<int>(world_w * sx));
+  const int ph = std::max(1, static_cast<int>(height * sy));
+  for (int j = 0; j < ph; ++j) {
+    const int py = py0 + j;
+    if (py < 0 || py >= height_) continue;
+    for (int i = 0; i < pw; ++i) {
+      const int px = px0 + i;
+      if (px < 0 || px >= width_) continue;
+      const size_t u = x + static_cast<uint32_t>(i) * w / static_cast<uint32_t>(pw);
+      const size_t v = y + static_cast<uint32_t>(j) * h / static_cast<uint32_t>(ph);
+      const size_t src = (v * image_width + u) * 4;
+      if (src + 3 >= rgba.size()) continue;
+      const uint32_t a = rgba[src + 3];
+      if (a == 0) continue;
+      const size_t dst =
+          (static_cast<size_t>(py) * static_cast<size_t>(width_) + static_cast<size_t>(px));
+      if (center.z < depth_[dst]) continue;
+      depth_[dst] = center.z;
+      for (int c = 0; c < 3; ++c) {
+        rgba_[dst * 4 + static_cast<size_t>(c)] =
+            static_cast<uint8_t>((rgba[src + static_cast<size_t>(c)] * a +
+                                  rgba_[dst * 4 + static_cast<size_t>(c)] * (255 - a)) /
+                                 255);
+      }
+    }
+  }
+}
+
 bool Frame::write_png(const std::string& path) const {
   if (!stbi_write_png(path.c_str(), width_, height_, 4, rgba_.data(), width_ * 4)) {
     std::fprintf(stderr, "error: cannot write %s\n", path.c_str());

@@ -28,6 +28,10 @@ class Frame {
   // Draws triangles with a z-buffer, shaded by the normal's facing towards the viewer.
   void draw(std::span<const Vec3> positions, std::span<const Vec3> normals,
             std::span<const uint32_t> indices, Rgb color);
+  // Draws an image region (RGBA8 rows of `image_width` pixels) as a camera-facing card of
+  // world height `height` centred at `center`, alpha-blended, nearest-neighbour.
+  void blit(std::span<const uint8_t> rgba, uint32_t image_width, uint32_t x, uint32_t y, uint32_t w,
+            uint32_t h, Vec3 center, float height);
   // Writes the image; false (and a message on stderr) when it cannot.
   bool write_png(const std::string& path) const;
   // How many pixels differ from the background (for a summary line).

@@ -1,0 +1,38 @@
+// The cooker's pipeline: scene file -> checks against every asset it names -> CookedPack.
+// Free-function stages over plain structs (STYLE L3): read_scene, then per [[mesh]]
+// read_gltf + import_gltf, per sprite read_png + Atlas, then the cross-checks of each
+// object's [object.animation], then the pack (pack_writer.h).
+//
+//   animpack::DiagnosticSink sink;
+//   animpack::CookOutput out = animpack::cook_scene("assets/demo/scene.toml", sink);
+//   sink.sort();
+//   std::fputs(animpack::format_diagnostics(sink, animpack::DiagnosticFormat::kGcc).c_str(),
+//   stderr); if (!sink.has_errors()) write(animpack::write_pack(out.pack));
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "animpack/compiler/cooked.h"
+#include "animpack/compiler/diagnostics.h"
+
+namespace animpack {
+
+struct CookOutput {
+  CookedPack pack;  // complete only when the sink has no errors
+  // Every file read, in the order read: the scene, each glTF and its buffer files, each
+  // atlas. For depfiles.
+  std::vector<std::filesystem::path> inputs;
+};
+
+// Reads the scene and every asset it names and runs every check; problems go to `sink`
+// (scene problems at their key; glTF problems in the glTF file at their JSON pointer,
+// with a note at the scene key that named the file). Never throws.
+CookOutput cook_scene(const std::filesystem::path& scene_file, DiagnosticSink& sink);
+
+// A Make/Ninja depfile: "OUTPUT: INPUT INPUT ...\n" with spaces, '#', '$' and ':' escaped.
+std::string make_depfile(const std::filesystem::path& output,
+                         const std::vector<std::filesystem::path>& inputs);
+
+}  // namespace animpack

@@ -1,0 +1,271 @@
+// Cooker diagnostics (STYLE E3): every problem the cooker finds becomes a Diagnostic with a
+// stable code from kDiagnosticCodes, a severity, a file and a 1-based line and column. A
+// stage reports into a DiagnosticSink and carries on (nothing exits midway); the sink
+// sorts them into source order and prints them in one of three formats.
+//
+//   animpack::DiagnosticSink sink;
+//   sink.add_source("scene.toml", text);                       // for the source line
+//   sink.report("E0202", "scene.toml", 14, 9, "mesh walker has no clip Jog");
+//   sink.sort();
+//   std::fputs(animpack::format_diagnostics(sink, animpack::DiagnosticFormat::kGcc).c_str(),
+//              stderr);
+//   return sink.has_errors() ? 1 : 0;
+//
+// prints
+//
+//   scene.toml:14:9: error: mesh walker has no clip Jog [E0202]
+//      14 | clip = "Jog"
+//         |        ^
+//
+// Columns count Unicode code points (as toml++ does), a tab as one. docs/diagnostics.md is
+// diagnostic_codes_markdown() verbatim; a test holds them equal.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace animpack {
+
+// How bad a diagnostic is. Only errors fail a cook.
+enum class Severity { kError, kWarning, kNote };
+
+// "error", "warning", "note".
+const char* severity_name(Severity severity);
+
+// One finding. line and col are 1-based; 0 when unknown (a whole-file problem such as a
+// file that cannot be read has line 0 and col 0; a whole-line one has col 0).
+struct Diagnostic {
+  std::string code;  // a code of kDiagnosticCodes, e.g. "E0102"
+  Severity severity = Severity::kError;
+  std::string file;  // the path as the user gave it (not made absolute)
+  int line = 0;
+  int col = 0;
+  std::string message;  // one sentence for people, no trailing period; tests assert codes
+};
+
+// A stable diagnostic code and what it means. The table below is the single source of the
+// codes: the cooker reports only these, tests assert on them, and docs/diagnostics.md is
+// generated from it (diagnostic_codes_markdown()).
+struct DiagnosticCode {
+  std::string_view code;         // "E0102": E = error, W = warning; never reused
+  Severity severity;             // the severity the code is always reported with
+  std::string_view title;        // a few words
+  std::string_view explanation;  // the rule, and where the diagnostic points
+};
+
+// Every code, in ascending order. E00xx: files and TOML; E01xx: the scene's structure and
+// values (the scene reader, scene.h); E02xx/W02xx: checks against the assets the scene
+// names (the cooker); W03xx: warnings passed through from other tools.
+inline constexpr DiagnosticCode kDiagnosticCodes[] = {
+    // Files and TOML.
+    {"E0001", Severity::kError, "TOML syntax error",
+     "The file is not valid TOML 1.0 (toml++ 3.3). Reported at the parser's line and column; "
+     "the parser stops at the first syntax error, so nothing else in the file is checked."},
+    {"E0002", Severity::kError, "cannot read file",
+     "The scene file could not be opened or read. Reported at line 0 (the whole file)."},
+    // Scene structure (the scene reader).
+    {"E0101", Severity::kError, "unknown key",
+     "A key the table does not take (docs/scene-format.md lists every key). Reported at the "
+     "key; the message suggests a known key when one is a close spelling."},
+    {"E0102", Severity::kError, "wrong kind of value",
+     "A value of the wrong TOML kind: a string where a number belongs, a float where an "
+     "integer belongs, a table where an array belongs. Integers are accepted wherever a "
+     "number (float) belongs. Reported at the key, or at the array element."},
+    {"E0103", Severity::kError, "missing required key",
+     "A required key is absent: a mesh's `name` or `file`, an object's `name`, the `mesh` of "
+     "an object that is not a sprite, a blend entry's `clip` or `weight`, an event's `name`, "
+     "`clip` and `time` or `frame`, a sprite clip's `from` or `to`. Not reported when an "
+     "unknown key of the same table was taken for a misspelling of it (E0101). Reported at "
+     "the table's header or inline table; for a sprite clip, at NAME in its header."},
+    {"E0104", Severity::kError, "duplicate mesh name",
+     "Two `[[mesh]]` tables have the same `name`. Reported at the later `name`."},
+    {"E0105", Severity::kError, "duplicate object name",
+     "Two `[[object]]` tables have the same `name`. Reported at the later `name`."},
+    {"E0106", Severity::kError, "unknown mesh",
+     "An object's `mesh` names no `[[mesh]]` of the scene. Reported at `mesh`."},
+    {"E0107", Severity::kError, "wrong file extension",
+     "A mesh `file` must end in .gltf or .glb, a sprite `atlas` in .png (any letter case). "
+     "Reported at the key."},
+    {"E0108", Severity::kError, "absolute path",
+     "Asset paths are relative to the scene file's folder, so that a pack does not depend on "
+     "where it was cooked; a path that starts with `/` or `\\` or a drive letter (`C:`) is "
+     "refused. Reported at the key."},
+    {"E0109", Severity::kError, "empty string",
+     "A name, mesh, file, atlas or clip name is the empty string. Reported at the key."},
+    {"E0110", Severity::kError, "unsupported format",
+     "The top-level `format` is not 1, the only version of the scene format so far. Reported "
+     "at `format`."},
+    {"E0111", Severity::kError, "wrong number of elements",
+     "`position` and `scale` take 3 numbers, `rotation` 4, `grid` 2 integers and each rect "
+     "of `rects` 4 integers. Reported at the key, or at the rect."},
+    {"E0112", Severity::kError, "number out of range",
+     "A float that is nan or inf or does not fit a 32-bit float, or an integer that does not "
+     "fit a 32-bit signed integer. Reported at the key or element."},
+    {"E0113", Severity::kError, "weight not positive",
+     "A blend entry's `weight` must be greater than 0 (weights are shared out by their sum). "
+     "Reported at `weight`."},
+    {"E0114", Severity::kError, "negative speed",
+     "An animation's `speed` must be 0 or more (0 holds the start pose). Reported at `speed`."},
+    {"E0115", Severity::kError, "negative start",
+     "An animation's `start` (seconds into the clip) must be 0 or more. Reported at `start`."},
+    {"E0116", Severity::kError, "unknown playback",
+     "`playback` must be \"loop\", \"once\" or \"ping_pong\". Reported at `playback`."},
+    {"E0117", Severity::kError, "sprite key on a skeletal animation",
+     "`atlas`, `grid`, `rects`, `spacing`, `margin`, `fps`, `clips` and an event's `frame` "
+     "belong to sprite animations; an animation without `atlas` is skeletal. Reported at "
+     "the key."},
+    {"E0118", Severity::kError, "skeletal key on a sprite animation",
+     "`blend`, `playback` (a sprite clip takes its own) and an event's `time` belong to "
+     "skeletal animations; an animation with `atlas` is a sprite. Reported at the key."},
+    {"E0119", Severity::kError, "both clip and blend",
+     "A skeletal animation plays one `clip` or one `blend`, not both. Reported at whichever "
+     "of the two comes later in the file."},
+    {"E0120", Severity::kError, "both grid and rects",
+     "A sprite atlas is cut by `grid` or by `rects`, not both. Reported at whichever comes "
+     "later in the file."},
+    {"E0121", Severity::kError, "neither grid nor rects",
+     "A sprite animation needs `grid` or `rects` to cut its atlas into frames. Reported at "
+     "the `animation` key."},
+    {"E0122", Severity::kError, "grid not positive",
+     "`grid` columns and rows must be greater than 0. Reported at the element."},
+    {"E0123", Severity::kError, "bad rect",
+     "A rect [x, y, w, h] needs x and y 0 or more and w and h greater than 0. Reported at the "
+     "element."},
+    {"E0124", Severity::kError, "negative spacing or margin",
+     "`spacing` and `margin` are pixels, 0 or more. Reported at the key."},
+    {"E0125", Severity::kError, "spacing or margin without grid",
+     "`spacing` and `margin` apply to a `grid` only; with `rects` they are refused. Reported "
+     "at the key."},
+    {"E0126", Severity::kError, "fps not positive",
+     "A sprite animation's or sprite clip's `fps` must be greater than 0. Reported at `fps`."},
+    {"E0127", Severity::kError, "sprite clip without fps",
+     "A sprite clip has no `fps` of its own and its animation has none to inherit. Reported "
+     "at the clip's name in its table header."},
+    {"E0128", Severity::kError, "negative event time",
+     "A skeletal event's `time` (seconds into its clip) must be 0 or more. Reported at "
+     "`time`."},
+    {"E0129", Severity::kError, "negative event frame",
+     "A sprite event's `frame` (an index within its clip) must be 0 or more. Reported at "
+     "`frame`."},
+    {"E0130", Severity::kError, "bad sprite clip range",
+     "A sprite clip's `from` and `to` are atlas frames, 0 or more, with `from` <= `to`. "
+     "Reported at `from` or `to`."},
+    {"E0131", Severity::kError, "unknown sprite clip",
+     "A sprite animation's `clip`, or an event's `clip`, names no "
+     "`[object.animation.clips.NAME]` of the same animation. Reported at `clip`."},
+    {"E0132", Severity::kError, "rotation not a unit quaternion",
+     "`rotation` is a quaternion [x, y, z, w] whose length must be 1 within 1e-3. Reported at "
+     "`rotation`."},
+    {"E0133", Severity::kError, "zero scale",
+     "No component of `scale` may be 0. Reported at the element."},
+    {"E0134", Severity::kError, "empty array",
+     "`blend` and `rects` need at least one entry. Reported at the key."},
+    // Checks against the assets (the cooker), and two the scene reader can already make.
+    {"E0201", Severity::kError, "glTF does not load",
+     "The mesh's glTF or GLB file is missing or is not a usable glTF 2.0 file. Reported at "
+     "the mesh's `file`."},
+    {"E0202", Severity::kError, "no such clip in mesh",
+     "A skeletal `clip` or a blend entry's `clip` is not an animation of the object's mesh. "
+     "Reported at `clip`."},
+    {"E0203", Severity::kError, "event clip not in mesh",
+     "A skeletal event's `clip` is not an animation of the object's mesh. Reported at the "
+     "event's `clip`."},
+    {"W0204", Severity::kWarning, "event time past clip end",
+     "A skeletal event's `time` is later than its clip's duration; it would never fire and "
+     "is dropped. Reported at `time`."},
+    {"E0205", Severity::kError, "atlas missing or not PNG",
+     "A sprite `atlas` cannot be read or does not decode as a PNG. Reported at `atlas`."},
+    {"E0206", Severity::kError, "frame outside atlas image",
+     "A `grid` does not fit the atlas image (with its spacing and margin), or a rect of "
+     "`rects` lies outside it. Reported at `grid` or at the rect."},
+    {"E0207", Severity::kError, "clip frame not in atlas",
+     "A sprite clip's `from` or `to` is not a frame of the atlas (frames count from 0). "
+     "Reported at `from` or `to`."},
+    {"E0208", Severity::kError, "event frame not in its clip",
+     "A sprite event's `frame` is an index within its clip (0 to to - from); it is past the "
+     "clip's last frame. The scene reader checks this. Reported at `frame`."},
+    {"E0209", Severity::kError, "sprite and content both",
+     "An object shows a sprite (its animation has an `atlas`) or `content`, not both. The "
+     "scene reader checks this. Reported at `content`."},
+    // Passed through from other tools.
+    {"W0301", Severity::kWarning, "glTF warning",
+     "A warning from reading a glTF file, passed through with its own message. Reported at "
+     "the mesh's `file`."},
+};
+
+// The entry of kDiagnosticCodes with this code, or nullptr.
+const DiagnosticCode* find_diagnostic_code(std::string_view code);
+
+// Collects diagnostics and the text of the files they point into. Not thread-safe.
+class DiagnosticSink {
+ public:
+  // Remembers the text of `file` so that the GCC format can print the offending line.
+  // A second call for the same file replaces the text.
+  void add_source(std::string file, std::string text);
+  // The text given for `file`, or nullptr.
+  const std::string* source(std::string_view file) const;
+
+  // Adds a diagnostic as it is.
+  void add(Diagnostic diagnostic);
+  // Adds a diagnostic with the severity kDiagnosticCodes gives `code`. `code` must be in
+  // the table (asserted; an unknown code is reported as an error).
+  void report(std::string_view code, std::string_view file, int line, int col, std::string message);
+
+  // Sorts by (file, line, col), stably: diagnostics at one place keep the order they were
+  // reported in. Call once a stage (or the whole run) is done.
+  void sort();
+  // The diagnostics, in report order or, after sort(), in source order.
+  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+
+  // True when any diagnostic is an error.
+  bool has_errors() const { return error_count() > 0; }
+  // The number of errors, and of warnings.
+  size_t error_count() const;
+  size_t warning_count() const;
+
+ private:
+  std::vector<Diagnostic> diagnostics_;
+  std::map<std::string, std::string, std::less<>> sources_;
+};
+
+// The output formats of the command line's --format.
+enum class DiagnosticFormat {
+  kGcc,     // path:line:col: error: message [E0102], the source line and a caret line
+  kGithub,  // ::error file=path,line=14,col=9,title=E0102::message (GitHub workflow command)
+  kJson,    // one JSON object a line: file, line, column, severity, code, message
+};
+
+// "gcc", "github" or "json"; std::nullopt for anything else.
+std::optional<DiagnosticFormat> parse_diagnostic_format(std::string_view name);
+
+// One diagnostic in `format`, ending in a newline. For kGcc, `source` is the text of the
+// diagnostic's file (or nullptr): when it has the line, the line follows, then a caret
+// under the column (no caret when col is 0). A line past the text's end is not printed.
+//   kGcc:    scene.toml:14:9: error: mesh walker has no clip Jog [E0202]
+//               14 | clip = "Jog"
+//                  |        ^
+//   kGithub: ::error file=scene.toml,line=14,col=9,title=E0202::mesh walker has no clip Jog
+//   kJson:   {"file":"scene.toml","line":14,"column":9,"severity":"error","code":"E0202",
+//             "message":"mesh walker has no clip Jog"}   (on one line)
+// Without a line (0), kGcc prints `path: error: ...` and kGithub leaves out line and col;
+// kJson always has every key (0 for unknown). Warnings print `warning` (GitHub
+// `::warning`), notes `note` (GitHub `::notice`).
+std::string format_diagnostic(const Diagnostic& diagnostic, DiagnosticFormat format,
+                              const std::string* source = nullptr);
+
+// Every diagnostic of the sink in its current order (sort() first for source order),
+// with the sink's sources for the GCC format.
+std::string format_diagnostics(const DiagnosticSink& sink, DiagnosticFormat format);
+
+// `text` as the body of a JSON string (without the quotes): " \ and control characters
+// escaped, bytes that are not UTF-8 replaced by U+FFFD.
+std::string json_escape(std::string_view text);
+
+// docs/diagnostics.md: a short header, then kDiagnosticCodes as a Markdown table.
+std::string diagnostic_codes_markdown();
+
+}  // namespace animpack

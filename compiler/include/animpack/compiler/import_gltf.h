@@ -1,0 +1,135 @@
+// The glTF import stage: turns a GltfDocument (gltf_reader.h) into what the pack stores
+// for one scene [[mesh]]: a CookedMesh with every triangle primitive of the file's default
+// scene and, when the file is skinned or animated, the CookedRig that moves it (cooked.h).
+//
+//   animpack::GltfDocument doc = animpack::read_gltf("models/fox.glb");
+//   if (!doc.ok()) return report(doc.issues);
+//   animpack::ImportedModel model = animpack::import_gltf(doc, "fox", "models/fox.glb");
+//   for (const animpack::ImportIssue& issue : model.issues) report(issue);
+//   if (!model.ok()) return 1;
+//   if (model.rig) {
+//     model.mesh.rig = static_cast<int>(pack.rigs.size());
+//     pack.rigs.push_back(std::move(*model.rig));
+//   }
+//   pack.meshes.push_back(std::move(model.mesh));
+//
+// Specification: Khronos glTF 2.0 (2.0.1), sections "Meshes" (primitive topologies and
+// winding), "Transformations", "Skins" and "Animations". The rig and the meshes are built
+// from our own reader, never from Assimp: Assimp loses interpolations and cubic tangents,
+// flips texture V and mis-assigns the skins of shared meshes (shared/TOOLCHAIN.md §3).
+//
+// What import_gltf builds (the seed's "glTF" section):
+// - Parts. The default scene (doc.roots) is walked depth first in child order; every
+//   primitive of every node with a mesh becomes a CookedPart in that order. TRIANGLES are
+//   kept; TRIANGLE_STRIP and TRIANGLE_FAN become triangle lists with the winding glTF
+//   defines (degenerate triangles dropped); POINTS and LINES* and primitives without
+//   POSITION are skipped with a warning. Vertices are never reordered or merged:
+//   source_vertices[i] == i.
+// - Skin rig (one skin used by the scene's nodes; two skins with the same joints and
+//   inverse binds count as one). Joints: the skin's joints plus every non-joint node
+//   between two of them (identity inverse bind), ordered parents first in scene order, each
+//   parent the nearest joint above. The nodes above the root joints are folded into the
+//   skeleton's root matrix: the world matrix of the root joints' common parent, or the
+//   identity when they are scene roots; root joints with different parents are joined by
+//   adding their ancestors to the rig up to their lowest common ancestor (or up to the
+//   scene roots). Skinned parts keep their bind-space vertices (the skinned node's
+//   transform is ignored, as glTF says), vertex joints renumbered to rig joints and weights
+//   normalised to sum to one; only JOINTS_0/WEIGHTS_0 are used (the reader delivers no
+//   other set; more sets give a warning). Other parts under a joint J are skinned to J
+//   alone with weight one, their vertices placed so that the rest palette puts them where
+//   the scene does; parts outside the rig are baked into model space (static). Joints are
+//   named after their nodes ("node_<index>" for a node without a name).
+// - Node rig (no skin, but translation, rotation or scale channels on the scene's nodes;
+//   morph weights alone do not make one): every walked node is a joint with an identity
+//   inverse bind and the root is the identity; each part keeps its node-local vertices and
+//   names its node's joint in CookedPart::joint.
+// - No rig (no skin, no node animation): every part is baked into model space.
+// - Clips: one per glTF animation with at least one channel on a rig joint, named after it
+//   ("animation_<index>" when unnamed, "<name>_<index>" when the name is taken), with the
+//   file's interpolation, key times and values (cubic tangents included) bit for bit.
+//   Channels on nodes outside the rig (an animated node folded into the root matrix
+//   included) and morph weight channels are skipped with a warning, and so is an
+//   animation left without channels.
+// Moving a part's vertices by a matrix M (the world matrix for a static part, the bind
+// placement for a part attached to a joint) transforms positions by M, normals by the
+// inverse transpose of M's 3x3 and tangents by M's 3x3 (both renormalised). When the node's
+// rest world matrix has a negative determinant, the triangles' winding and the tangents'
+// handedness are flipped so that front faces stay counter-clockwise where the part lands,
+// as glTF's winding rule asks. Skinned and node-rig parts keep the file's winding.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "animpack/compiler/cooked.h"
+#include "animpack/compiler/gltf_reader.h"
+
+namespace animpack {
+
+// One finding of the import. `pointer` is the JSON pointer of the offending glTF object,
+// as the reader gives them ("/skins/1", "/animations/2/channels/0",
+// "/meshes/0/primitives/1"), or "" for the document as a whole.
+struct ImportIssue {
+  std::string pointer;  // RFC 6901 JSON pointer into the glTF JSON, or ""
+  std::string code;     // a stable id from kImportIssueCodes, e.g. "MESH_SEVERAL_SKINS"
+  std::string message;  // one sentence for people; tests assert code and pointer, not this
+  bool error = true;    // false: a warning (the model is still usable)
+};
+
+// Every code import_gltf emits and the rule it stands for (docs/diagnostics.md lists it).
+inline constexpr GltfCodeInfo kImportIssueCodes[] = {
+    {"GLTF_DOCUMENT_INVALID",
+     "The document has reader errors (GltfDocument::ok() is false); nothing is imported."},
+    {"PRIMITIVE_NO_POSITION", "A primitive has no POSITION; it is skipped (warning)."},
+    {"PRIMITIVE_NOT_TRIANGLES",
+     "A POINTS, LINES, LINE_LOOP or LINE_STRIP primitive; it is skipped (warning)."},
+    {"PRIMITIVE_INCOMPLETE_TRIANGLE",
+     "A TRIANGLES primitive's index count is not a multiple of 3; the rest is dropped "
+     "(warning)."},
+    {"MESH_SEVERAL_SKINS", "The scene's nodes use more than one distinct skin; a mesh holds one."},
+    {"SKIN_JOINT_NOT_IN_SCENE", "A joint of the scene's skin is not in the default scene."},
+    {"SKIN_IBM_SINGULAR",
+     "An inverse bind matrix cannot be inverted, so a mesh attached to its joint cannot be "
+     "placed."},
+    {"SKIN_VERTEX_NO_WEIGHT", "A skinned vertex's weights sum to 0."},
+    {"SKIN_VERTEX_JOINT_OOB",
+     "A skinned vertex names a joint index outside its skin with a non-zero weight."},
+    {"SKIN_INFLUENCES_DROPPED",
+     "JOINTS_1/WEIGHTS_1 or more exist; only the 4 influences of JOINTS_0/WEIGHTS_0 are kept "
+     "(warning)."},
+    {"ANIMATION_MORPH_SKIPPED",
+     "Morph weights are not supported; the channel is skipped (warning)."},
+    {"ANIMATION_CHANNEL_OUTSIDE_RIG",
+     "A channel moves a node that is not a rig joint; it is skipped (warning)."},
+    {"ANIMATION_EMPTY", "No channel of an animation is kept; the animation is skipped (warning)."},
+    {"ANIMATION_DUPLICATE_NAME",
+     "An animation has the name of an earlier clip; it is suffixed with _<index> (warning)."},
+    {"RIG_INVALID", "The runtime refused the rig (Skeleton::create or Rig::create failed)."},
+};
+
+// Whether `code` appears in kImportIssueCodes.
+bool is_import_issue_code(std::string_view code);
+
+// What one glTF file gives a scene [[mesh]]. mesh.rig is left at -1: the caller that puts
+// `rig` into a CookedPack sets it.
+struct ImportedModel {
+  CookedMesh mesh;
+  std::optional<CookedRig> rig;     // a skin rig or a node rig; empty for a static model
+  std::vector<ImportIssue> issues;  // in the order found
+
+  // True when no issue is an error. When false, mesh and rig are incomplete and must not
+  // be used.
+  bool ok() const;
+};
+
+// Imports every primitive of the default scene of `doc` (doc.roots) as the scene mesh
+// `mesh_name`, whose file the scene names `source_file` (both copied into the CookedMesh),
+// by the rules at the top of this header. `doc` should have come from read_gltf() with
+// ok() true; otherwise the result is a single GLTF_DOCUMENT_INVALID error. Never throws
+// (beyond std::bad_alloc); problems are in the result's issues.
+ImportedModel import_gltf(const GltfDocument& doc, std::string_view mesh_name,
+                          std::string_view source_file);
+
+}  // namespace animpack

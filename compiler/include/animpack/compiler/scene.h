@@ -1,0 +1,167 @@
+// The scene file (docs/scene-format.md): `[[mesh]]` tables naming glTF files and
+// `[[object]]` tables placing objects with their `[object.animation]`, read from TOML with
+// the source position of every key, and checked for every rule the file alone can
+// decide: unknown keys, kinds, names, ranges and the sprite/skeletal split. Checks that
+// need the assets (a clip of a glTF, a frame of an atlas) are the cooker's (E02xx).
+//
+//   animpack::DiagnosticSink sink;
+//   animpack::Scene scene = animpack::read_scene("assets/demo/scene.toml", sink);
+//   sink.sort();
+//   std::fputs(animpack::format_diagnostics(sink, animpack::DiagnosticFormat::kGcc).c_str(),
+//              stderr);
+//   if (sink.has_errors()) return 1;
+//   for (const animpack::SceneObject& object : scene.objects)
+//     if (object.animation && !object.animation->sprite)
+//       load_gltf(scene.folder / find_mesh(scene, object.mesh)->file);
+//
+// Positions are those of the KEY (`clip_pos` is where `clip` is written, not its value),
+// and for array elements those of each element; {0, 0} means the key is absent (and the
+// member holds its default). The reader never throws: after a TOML syntax error (E0001) it
+// returns an empty Scene; otherwise it reports every problem it finds in one pass and
+// returns what it could read (a value with an error keeps its default).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "animpack/clip.h"
+#include "animpack/compiler/diagnostics.h"
+#include "animpack/math.h"
+
+namespace animpack {
+
+// A place in the scene file: 1-based line and column (in code points); 0, 0 when absent.
+struct SourcePos {
+  int line = 0, col = 0;
+  // True when the position is a real one (the key was written).
+  bool known() const { return line > 0; }
+  friend bool operator==(const SourcePos&, const SourcePos&) = default;
+};
+
+// A `[[mesh]]`: a glTF or GLB file under a name objects refer to.
+struct SceneMesh {
+  std::string name;
+  std::string file;  // as written, relative to Scene::folder; .gltf or .glb
+  SourcePos pos;     // the `[[mesh]]` header (or the inline table)
+  SourcePos name_pos, file_pos;
+};
+
+// One entry of a skeletal `blend`.
+struct SceneBlend {
+  std::string clip;
+  float weight = 0;  // > 0; weights are shared out by their sum
+  SourcePos pos;     // the inline table (the array element)
+  SourcePos clip_pos, weight_pos;
+};
+
+// One entry of `events`: a skeletal event has a `time`, a sprite event a `frame`.
+struct SceneEvent {
+  std::string name;
+  std::string clip;
+  float time = 0;     // skeletal: seconds into the clip, >= 0
+  int32_t frame = 0;  // sprite: an index within the clip's frames, >= 0
+  SourcePos pos;      // the inline table (the array element)
+  SourcePos name_pos, clip_pos, time_pos, frame_pos;
+};
+
+// A sprite `grid = [columns, rows]`.
+struct SceneGrid {
+  int32_t columns = 0, rows = 0;  // > 0
+  SourcePos columns_pos, rows_pos;
+};
+
+// One rect of a sprite's `rects`: pixels, x right and y down from the image's top left.
+struct SceneRect {
+  int32_t x = 0, y = 0, w = 0, h = 0;  // x, y >= 0; w, h > 0
+  SourcePos pos;                       // the [x, y, w, h] array (the element of `rects`)
+  std::array<SourcePos, 4> element_pos;
+};
+
+// An `[object.animation.clips.NAME]` table: atlas frames `from` to `to`, inclusive.
+struct SceneSpriteClip {
+  std::string name;
+  int32_t from = 0, to = 0;          // 0 <= from <= to
+  std::optional<float> fps;          // > 0; absent: the animation's fps
+  std::optional<Playback> playback;  // absent: kLoop
+  SourcePos pos;                     // the table (its header, or the inline table)
+  SourcePos name_pos;                // the NAME segment of the header
+  SourcePos from_pos, to_pos, fps_pos, playback_pos;
+};
+
+// An `[object.animation]`. sprite is true when the table has `atlas`; then the sprite
+// members apply, else the skeletal ones. clip, events, speed and start apply to both.
+struct SceneAnimation {
+  bool sprite = false;
+  SourcePos pos;  // the `animation` key (in `[object.animation]`, the segment `animation`)
+
+  // Both kinds.
+  std::string clip;                // the clip to play ("" when absent)
+  std::vector<SceneEvent> events;  // in document order
+  float speed = 1;                 // >= 0
+  float start = 0;                 // seconds into the clip, >= 0
+  SourcePos clip_pos, events_pos, speed_pos, start_pos;
+
+  // Skeletal only.
+  std::vector<SceneBlend> blend;  // in document order; not together with clip
+  Playback playback = Playback::kLoop;
+  SourcePos blend_pos, playback_pos;
+
+  // Sprite only.
+  std::string atlas;                   // a PNG, as written, relative to Scene::folder
+  std::optional<SceneGrid> grid;       // exactly one of grid and rects
+  std::vector<SceneRect> rects;        // in document order
+  int32_t spacing = 0, margin = 0;     // pixels, >= 0, grid only
+  std::optional<float> fps;            // > 0; the fps of clips without their own
+  std::vector<SceneSpriteClip> clips;  // in document order (not toml++'s sorted order)
+  SourcePos atlas_pos, grid_pos, rects_pos, spacing_pos, margin_pos, fps_pos, clips_pos;
+};
+
+// An `[[object]]`.
+struct SceneObject {
+  std::string name;      // unique among objects
+  std::string mesh;      // a SceneMesh::name; "" only for a sprite without a card mesh
+  std::string material;  // "" when absent
+  bool face_camera = false;
+  std::string content;  // "" when absent; never together with a sprite
+  Vec3 position;        // default 0, 0, 0
+  Quat rotation;        // x, y, z, w; unit; default identity
+  Vec3 scale{1, 1, 1};  // no component 0
+  std::optional<SceneAnimation> animation;
+
+  SourcePos pos;  // the `[[object]]` header (or the inline table)
+  SourcePos name_pos, mesh_pos, material_pos, face_camera_pos, content_pos;
+  SourcePos position_pos, rotation_pos, scale_pos;
+  std::array<SourcePos, 3> position_element_pos;
+  std::array<SourcePos, 4> rotation_element_pos;
+  std::array<SourcePos, 3> scale_element_pos;
+};
+
+// A whole scene file.
+struct Scene {
+  std::filesystem::path file;    // the path given to read_scene / parse_scene
+  std::filesystem::path folder;  // file's folder: relative asset paths start here
+  int format = 1;                // the top-level `format` (only 1 so far)
+  SourcePos format_pos;
+  std::vector<SceneMesh> meshes;     // in document order
+  std::vector<SceneObject> objects;  // in document order
+};
+
+// Reads and checks the scene file. Diagnostics go to `sink` with file = file.string(), and
+// the file's text is added to the sink for the caret display. A file that cannot be read
+// gives E0002 at line 0 and an empty Scene. Never throws.
+Scene read_scene(const std::filesystem::path& file, DiagnosticSink& sink);
+
+// The same for text already in memory; `file_name` names it in diagnostics and gives
+// Scene::file and Scene::folder.
+Scene parse_scene(std::string_view text, const std::filesystem::path& file_name,
+                  DiagnosticSink& sink);
+
+// The mesh of the scene with this name (the first one, if a name is repeated), or nullptr.
+const SceneMesh* find_mesh(const Scene& scene, std::string_view name);
+
+}  // namespace animpack

@@ -1,0 +1,342 @@
+#include "animpack/compiler/cook.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "animpack/compiler/atlas_import.h"
+#include "animpack/compiler/gltf_reader.h"
+#include "animpack/compiler/import_gltf.h"
+#include "animpack/compiler/scene.h"
+
+namespace animpack {
+namespace {
+
+namespace fs = std::filesystem;
+
+// What one scene [[mesh]] became: its index in the pack (-1 when it did not load).
+struct LoadedMesh {
+  int pack_mesh = -1;
+  int pack_rig = -1;
+};
+
+std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+std::string seconds(float t) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g s", static_cast<double>(t));
+  return text;
+}
+
+class Cooker {
+ public:
+  Cooker(const fs::path& scene_file, DiagnosticSink& sink) : sink_(sink) {
+    scene_ = read_scene(scene_file, sink);
+    out_.inputs.push_back(scene_file);
+    file_ = scene_file.string();
+  }
+
+  CookOutput run() {
+    for (const Diagnostic& d : sink_.diagnostics()) {
+      if (d.code == "E0001" || d.code == "E0002") return std::move(out_);  // nothing to check
+    }
+    for (const SceneMesh& mesh : scene_.meshes) load_mesh(mesh);
+    for (const SceneObject& object : scene_.objects) cook_object(object);
+    return std::move(out_);
+  }
+
+ private:
+  void at(std::string_view code, SourcePos pos, std::string message) {
+    sink_.report(code, file_, pos.line, pos.col, std::move(message));
+  }
+
+  void load_mesh(const SceneMesh& mesh) {
+    if (mesh.name.empty() || mesh.file.empty() || meshes_.count(mesh.name)) return;
+    LoadedMesh& loaded = meshes_[mesh.name];
+    const fs::path path = scene_.folder / mesh.file;
+    const std::string shown = path.string();
+    const GltfDocument doc = read_gltf(path);
+    for (const fs::path& f : doc.files) out_.inputs.push_back(f);
+    if (doc.files.empty()) out_.inputs.push_back(path);
+    // A file that cannot be read at all is one problem, reported at the scene key.
+    if (doc.files.empty()) {
+      std::string reason = "cannot be read";
+      for (const GltfIssue& issue : doc.issues) {
+        if (issue.error) {
+          reason = issue.message;
+          break;
+        }
+      }
+      at("E0201", mesh.file_pos, "mesh " + quote(mesh.name) + ": " + mesh.file + ": " + reason);
+      return;
+    }
+    // Problems inside the file are reported in it, at their JSON pointer, with a note at
+    // the scene key that named the file.
+    int errors = 0;
+    for (const GltfIssue& issue : doc.issues) {
+      std::string where = issue.pointer.empty()
+                              ? (issue.offset >= 0 ? "byte " + std::to_string(issue.offset) : "")
+                              : issue.pointer;
+      add_in_file(shown, issue.error, where, issue.message, issue.code, errors);
+    }
+    if (errors > 0) {
+      note(mesh, shown, errors, "does not load");
+      return;
+    }
+    ImportedModel model = import_gltf(doc, mesh.name, mesh.file);
+    for (const ImportIssue& issue : model.issues) {
+      add_in_file(shown, issue.error, issue.pointer, issue.message, issue.code, errors);
+    }
+    if (errors > 0 || !model.ok()) {
+      note(mesh, shown, errors, "cannot be imported");
+      return;
+    }
+    if (model.rig) {
+      loaded.pack_rig = static_cast<int>(out_.pack.rigs.size());
+      out_.pack.rigs.push_back(std::move(*model.rig));
+    }
+    model.mesh.rig = loaded.pack_rig;
+    loaded.pack_mesh = static_cast<int>(out_.pack.meshes.size());
+    out_.pack.meshes.push_back(std::move(model.mesh));
+  }
+
+  // A glTF problem in its own file: E0201 (error) or W0301 (warning), "pointer: message
+  // [READER_CODE]".
+  void add_in_file(const std::string& file, bool error, const std::string& where,
+                   const std::string& message, const std::string& code, int& errors) {
+    std::string text = (where.empty() ? "" : where + ": ") + message + " [" + code + "]";
+    if (error) ++errors;
+    sink_.add({error ? "E0201" : "W0301", error ? Severity::kError : Severity::kWarning, file, 0, 0,
+               std::move(text)});
+  }
+
+  // The note at the scene key that named a glTF file with errors.
+  void note(const SceneMesh& mesh, const std::string& file, int errors, const char* what) {
+    sink_.add({"E0201", Severity::kNote, file_, mesh.file_pos.line, mesh.file_pos.col,
+               "mesh " + quote(mesh.name) + " names " + file + ", which " + what + " (" +
+                   std::to_string(errors) + " error" + (errors == 1 ? "" : "s") + " above)"});
+  }
+
+  const Rig* rig_of(const LoadedMesh& m) const {
+    return m.pack_rig >= 0 ? &out_.pack.rigs[static_cast<size_t>(m.pack_rig)].rig : nullptr;
+  }
+
+  // A clip of the object's mesh by name, reporting `code` at `pos` when there is none.
+  std::optional<uint16_t> find_clip(const Rig* rig, const SceneObject& object,
+                                    const std::string& clip, SourcePos pos, std::string_view code) {
+    if (rig) {
+      if (Result<uint16_t> c = rig->find_clip(clip)) return *c;
+    }
+    std::string known;
+    if (rig) {
+      for (const Clip& c : rig->clips()) known += (known.empty() ? "" : ", ") + c.name();
+    }
+    at(code, pos,
+       "mesh " + object.mesh + " has no clip " + clip +
+           (known.empty() ? " (it has no clips)" : " (its clips: " + known + ")"));
+    return std::nullopt;
+  }
+
+  void cook_object(const SceneObject& object) {
+    CookedObject out;
+    out.name = object.name;
+    out.material = object.material;
+    out.face_camera = object.face_camera;
+    out.content = object.content;
+    out.position = object.position;
+    out.rotation = object.rotation;
+    out.scale = object.scale;
+    const LoadedMesh* mesh = nullptr;
+    if (!object.mesh.empty()) {
+      auto it = meshes_.find(object.mesh);
+      if (it == meshes_.end()) return;  // the scene reader reported the unknown mesh
+      mesh = &it->second;
+      out.mesh = mesh->pack_mesh;
+    }
+    if (object.animation) {
+      out.animated = true;
+      const SceneAnimation& a = *object.animation;
+      out.animation.speed = a.speed;
+      out.animation.start = a.start;
+      out.animation.playback = a.playback;
+      if (a.sprite) {
+        if (!cook_sprite(a, out.animation)) return;
+      } else if (mesh) {
+        if (mesh->pack_mesh < 0) return;  // the mesh did not load: reported at its file
+        cook_skeletal(object, a, rig_of(*mesh), out.animation);
+      }
+    }
+    out_.pack.objects.push_back(std::move(out));
+  }
+
+  void cook_skeletal(const SceneObject& object, const SceneAnimation& a, const Rig* rig,
+                     CookedAnimation& out) {
+    if (!a.clip.empty()) {
+      if (auto c = find_clip(rig, object, a.clip, a.clip_pos, "E0202")) out.clip = *c;
+    }
+    for (const SceneBlend& b : a.blend) {
+      if (auto c = find_clip(rig, object, b.clip, b.clip_pos, "E0202")) {
+        out.blend.push_back({*c, b.weight});
+      }
+    }
+    for (const SceneEvent& e : a.events) {
+      auto c = find_clip(rig, object, e.clip, e.clip_pos, "E0203");
+      if (!c) continue;
+      const float duration = rig->clips()[*c].duration();
+      if (e.time > duration) {
+        at("W0204", e.time_pos,
+           "event " + quote(e.name) + " at " + seconds(e.time) + " is past the end of clip " +
+               e.clip + " (" + seconds(duration) + ") and never fires; dropped");
+        continue;
+      }
+      out.events.push_back({e.name, *c, e.time, 0});
+    }
+  }
+
+  bool cook_sprite(const SceneAnimation& a, CookedAnimation& out) {
+    const fs::path path = scene_.folder / a.atlas;
+    out_.inputs.push_back(path);
+    PngImage png = read_png(path);
+    if (!png.error.empty()) {
+      at("E0205", a.atlas_pos, "atlas " + a.atlas + ": " + png.error);
+      return false;
+    }
+    const Size image{png.width, png.height};
+    std::optional<Atlas> atlas;
+    if (a.grid) {
+      const uint32_t cols = static_cast<uint32_t>(a.grid->columns);
+      const uint32_t rows = static_cast<uint32_t>(a.grid->rows);
+      const uint32_t sp = static_cast<uint32_t>(a.spacing), mg = static_cast<uint32_t>(a.margin);
+      const int64_t free_w = int64_t{png.width} - 2 * int64_t{mg} - int64_t{cols - 1} * sp;
+      const int64_t free_h = int64_t{png.height} - 2 * int64_t{mg} - int64_t{rows - 1} * sp;
+      if (cols == 0 || rows == 0) return false;  // the scene reader reported it
+      if (free_w <= 0 || free_h <= 0 || free_w % cols != 0 || free_h % rows != 0) {
+        at("E0206", a.grid_pos,
+           "grid " + std::to_string(cols) + "x" + std::to_string(rows) + " does not cut the " +
+               std::to_string(png.width) + "x" + std::to_string(png.height) +
+               " atlas into whole cells (with spacing " + std::to_string(sp) + " and margin " +
+               std::to_string(mg) + ")");
+        return false;
+      }
+      Result<Atlas> r = Atlas::grid(
+          image, {static_cast<uint32_t>(free_w / cols), static_cast<uint32_t>(free_h / rows)},
+          cols * rows, {sp, mg});
+      if (!r) {
+        at("E0206", a.grid_pos, std::string("grid does not fit the atlas: ") + r.error().message());
+        return false;
+      }
+      atlas = std::move(*r);
+    } else {
+      std::vector<PixelRect> rects;
+      bool inside = true;
+      for (const SceneRect& r : a.rects) {
+        const uint64_t right = uint64_t(uint32_t(r.x)) + uint32_t(r.w);
+        const uint64_t bottom = uint64_t(uint32_t(r.y)) + uint32_t(r.h);
+        if (r.x < 0 || r.y < 0 || r.w <= 0 || r.h <= 0) {
+          inside = false;  // the scene reader reported it
+        } else if (right > png.width || bottom > png.height) {
+          at("E0206", r.pos,
+             "rect [" + std::to_string(r.x) + ", " + std::to_string(r.y) + ", " +
+                 std::to_string(r.w) + ", " + std::to_string(r.h) + "] lies outside the " +
+                 std::to_string(png.width) + "x" + std::to_string(png.height) + " atlas");
+          inside = false;
+        }
+        rects.push_back({uint32_t(r.x), uint32_t(r.y), uint32_t(r.w), uint32_t(r.h)});
+      }
+      if (!inside || rects.empty()) return false;
+      Result<Atlas> r = Atlas::rects(image, std::move(rects));
+      if (!r) {
+        at("E0206", a.rects_pos, r.error().message());
+        return false;
+      }
+      atlas = std::move(*r);
+    }
+
+    const uint32_t frames = atlas->frame_count();
+    std::vector<SpriteClip> clips;
+    bool ok = true;
+    for (const SceneSpriteClip& c : a.clips) {
+      if (c.from < 0 || c.to < c.from) {
+        ok = false;  // the scene reader reported it
+        continue;
+      }
+      if (static_cast<uint32_t>(c.to) >= frames) {
+        at("E0207", static_cast<uint32_t>(c.from) >= frames ? c.from_pos : c.to_pos,
+           "clip " + c.name + " runs to frame " + std::to_string(c.to) + " but the atlas has " +
+               std::to_string(frames) + " frames (0 to " + std::to_string(frames - 1) + ")");
+        ok = false;
+        continue;
+      }
+      std::vector<uint32_t> list;
+      for (int32_t f = c.from; f <= c.to; ++f) list.push_back(static_cast<uint32_t>(f));
+      std::vector<FrameEvent> events;
+      for (const SceneEvent& e : a.events) {
+        if (e.clip == c.name && e.frame >= 0)
+          events.push_back({e.name, static_cast<uint32_t>(e.frame)});
+      }
+      const float fps = c.fps ? *c.fps : (a.fps ? *a.fps : 0.0f);
+      Result<SpriteClip> sc = SpriteClip::create(
+          c.name, std::move(list), fps, c.playback.value_or(Playback::kLoop), std::move(events));
+      if (!sc) {
+        ok = false;  // bad fps or event frame: the scene reader reported it
+        continue;
+      }
+      clips.push_back(std::move(*sc));
+    }
+    if (!ok) return false;
+    Result<SpriteSheet> sheet = SpriteSheet::create(std::move(*atlas), std::move(clips));
+    if (!sheet) {
+      at("E0207", a.clips_pos, sheet.error().message());
+      return false;
+    }
+    if (!a.clip.empty()) {
+      Result<uint16_t> c = sheet->find_clip(a.clip);
+      if (!c) return false;  // the scene reader reported the unknown sprite clip
+      out.clip = *c;
+    }
+    out.sprite_sheet = static_cast<int>(out_.pack.sheets.size());
+    CookedSheet cooked;
+    cooked.source_file = a.atlas;
+    cooked.sheet = std::move(*sheet);
+    cooked.rgba = std::move(png.rgba);
+    out_.pack.sheets.push_back(std::move(cooked));
+    return true;
+  }
+
+  DiagnosticSink& sink_;
+  Scene scene_;
+  std::string file_;
+  CookOutput out_;
+  std::map<std::string, LoadedMesh, std::less<>> meshes_;
+};
+
+std::string escape_make(const std::string& path) {
+  std::string out;
+  for (char c : path) {
+    if (c == ' ' || c == '#') out += '\\';
+    if (c == '$') out += '$';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+CookOutput cook_scene(const fs::path& scene_file, DiagnosticSink& sink) {
+  return Cooker(scene_file, sink).run();
+}
+
+std::string make_depfile(const fs::path& output, const std::vector<fs::path>& inputs) {
+  std::string text = escape_make(output.string()) + ":";
+  std::set<std::string> seen;
+  for (const fs::path& p : inputs) {
+    const std::string s = p.lexically_normal().string();
+    if (!seen.insert(s).second) continue;
+    text += " \\\n  " + escape_make(s);
+  }
+  return text + "\n";
+}
+
+}  // namespace animpack

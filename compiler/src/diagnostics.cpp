@@ -1,0 +1,339 @@
+#include "animpack/compiler/diagnostics.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstdint>
+#include <cstdio>
+#include <tuple>
+#include <utility>
+
+namespace animpack {
+namespace {
+
+// The line'th line (1-based) of text without its line ending; nullopt past the end.
+std::optional<std::string_view> source_line(std::string_view text, int line) {
+  if (line <= 0) return std::nullopt;
+  size_t begin = 0;
+  for (int i = 1; i < line; ++i) {
+    const size_t nl = text.find('\n', begin);
+    if (nl == std::string_view::npos) return std::nullopt;
+    begin = nl + 1;
+  }
+  if (begin >= text.size() && line > 1) return std::nullopt;  // after the final newline
+  size_t end = text.find('\n', begin);
+  if (end == std::string_view::npos) end = text.size();
+  std::string_view out = text.substr(begin, end - begin);
+  if (!out.empty() && out.back() == '\r') out.remove_suffix(1);
+  return out;
+}
+
+// Spaces (tabs where the line has tabs) up to code point `col` of the line, then a caret.
+std::string caret_line(std::string_view line, int col) {
+  std::string out;
+  int points = 0;  // code points passed so far
+  for (size_t i = 0; i < line.size() && points < col - 1; ++i) {
+    const auto byte = static_cast<unsigned char>(line[i]);
+    if ((byte & 0xC0) == 0x80) continue;  // a UTF-8 continuation byte: same code point
+    out += byte == '\t' ? '\t' : ' ';
+    ++points;
+  }
+  for (; points < col - 1; ++points) out += ' ';  // a column past the line's end
+  out += '^';
+  return out;
+}
+
+// GitHub workflow command escaping (actions/toolkit, command.ts escapeData/escapeProperty).
+std::string github_escape(std::string_view text, bool property) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '%':
+        out += "%25";
+        break;
+      case '\r':
+        out += "%0D";
+        break;
+      case '\n':
+        out += "%0A";
+        break;
+      case ':':
+        out += property ? "%3A" : ":";
+        break;
+      case ',':
+        out += property ? "%2C" : ",";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+// The length of the valid UTF-8 sequence at text[i], or 0 when it is not one
+// (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+size_t utf8_sequence_length(std::string_view text, size_t i) {
+  const auto b0 = static_cast<unsigned char>(text[i]);
+  size_t len = 0;
+  uint32_t cp = 0;
+  if (b0 < 0x80) return 1;
+  if ((b0 & 0xE0) == 0xC0) {
+    len = 2;
+    cp = b0 & 0x1F;
+  } else if ((b0 & 0xF0) == 0xE0) {
+    len = 3;
+    cp = b0 & 0x0F;
+  } else if ((b0 & 0xF8) == 0xF0) {
+    len = 4;
+    cp = b0 & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + len > text.size()) return 0;
+  for (size_t k = 1; k < len; ++k) {
+    const auto b = static_cast<unsigned char>(text[i + k]);
+    if ((b & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  static constexpr uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kMin[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return len;
+}
+
+std::string markdown_cell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+const char* severity_name(Severity severity) {
+  switch (severity) {
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kNote:
+      return "note";
+  }
+  return "error";
+}
+
+const DiagnosticCode* find_diagnostic_code(std::string_view code) {
+  for (const DiagnosticCode& entry : kDiagnosticCodes) {
+    if (entry.code == code) return &entry;
+  }
+  return nullptr;
+}
+
+void DiagnosticSink::add_source(std::string file, std::string text) {
+  sources_.insert_or_assign(std::move(file), std::move(text));
+}
+
+const std::string* DiagnosticSink::source(std::string_view file) const {
+  const auto it = sources_.find(file);
+  return it == sources_.end() ? nullptr : &it->second;
+}
+
+void DiagnosticSink::add(Diagnostic diagnostic) { diagnostics_.push_back(std::move(diagnostic)); }
+
+void DiagnosticSink::report(std::string_view code, std::string_view file, int line, int col,
+                            std::string message) {
+  const DiagnosticCode* entry = find_diagnostic_code(code);
+  assert(entry && "a diagnostic code missing from kDiagnosticCodes");
+  diagnostics_.push_back(Diagnostic{std::string(code), entry ? entry->severity : Severity::kError,
+                                    std::string(file), line, col, std::move(message)});
+}
+
+void DiagnosticSink::sort() {
+  std::stable_sort(diagnostics_.begin(), diagnostics_.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) {
+                     return std::tie(a.file, a.line, a.col) < std::tie(b.file, b.line, b.col);
+                   });
+}
+
+size_t DiagnosticSink::error_count() const {
+  return static_cast<size_t>(
+      std::count_if(diagnostics_.begin(), diagnostics_.end(),
+                    [](const Diagnostic& d) { return d.severity == Severity::kError; }));
+}
+
+size_t DiagnosticSink::warning_count() const {
+  return static_cast<size_t>(
+      std::count_if(diagnostics_.begin(), diagnostics_.end(),
+                    [](const Diagnostic& d) { return d.severity == Severity::kWarning; }));
+}
+
+std::optional<DiagnosticFormat> parse_diagnostic_format(std::string_view name) {
+  if (name == "gcc") return DiagnosticFormat::kGcc;
+  if (name == "github") return DiagnosticFormat::kGithub;
+  if (name == "json") return DiagnosticFormat::kJson;
+  return std::nullopt;
+}
+
+std::string json_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      const size_t len = utf8_sequence_length(text, i);
+      if (len == 0) {
+        out += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
+        ++i;
+      } else {
+        out.append(text.substr(i, len));
+        i += len;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c < 0x20 || c == 0x7F) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+    ++i;
+  }
+  return out;
+}
+
+std::string format_diagnostic(const Diagnostic& d, DiagnosticFormat format,
+                              const std::string* source) {
+  std::string out;
+  switch (format) {
+    case DiagnosticFormat::kGcc: {
+      out += d.file;
+      if (d.line > 0) {
+        out += ':' + std::to_string(d.line);
+        if (d.col > 0) out += ':' + std::to_string(d.col);
+      }
+      out += ": ";
+      out += severity_name(d.severity);
+      out += ": " + d.message + " [" + d.code + "]\n";
+      if (source == nullptr || d.line <= 0) break;
+      const std::optional<std::string_view> line = source_line(*source, d.line);
+      if (!line) break;
+      char number[32];
+      std::snprintf(number, sizeof number, " %4d | ", d.line);
+      out += number;
+      out += *line;
+      out += '\n';
+      if (d.col > 0) {
+        out += std::string(std::string_view(number).size() - 2, ' ') + "| ";
+        out += caret_line(*line, d.col);
+        out += '\n';
+      }
+      break;
+    }
+    case DiagnosticFormat::kGithub: {
+      switch (d.severity) {
+        case Severity::kError:
+          out += "::error";
+          break;
+        case Severity::kWarning:
+          out += "::warning";
+          break;
+        case Severity::kNote:
+          out += "::notice";
+          break;
+      }
+      out += " file=" + github_escape(d.file, true);
+      if (d.line > 0) {
+        out += ",line=" + std::to_string(d.line);
+        if (d.col > 0) out += ",col=" + std::to_string(d.col);
+      }
+      out += ",title=" + github_escape(d.code, true);
+      out += "::" + github_escape(d.message, false) + "\n";
+      break;
+    }
+    case DiagnosticFormat::kJson: {
+      out += "{\"file\":\"" + json_escape(d.file) + "\",\"line\":" + std::to_string(d.line) +
+             ",\"column\":" + std::to_string(d.col) + ",\"severity\":\"" +
+             severity_name(d.severity) + "\",\"code\":\"" + json_escape(d.code) +
+             "\",\"message\":\"" + json_escape(d.message) + "\"}\n";
+      break;
+    }
+  }
+  return out;
+}
+
+std::string format_diagnostics(const DiagnosticSink& sink, DiagnosticFormat format) {
+  std::string out;
+  for (const Diagnostic& d : sink.diagnostics()) {
+    out += format_diagnostic(d, format, sink.source(d.file));
+  }
+  return out;
+}
+
+std::string diagnostic_codes_markdown() {
+  std::string out =
+      "# Diagnostics\n"
+      "\n"
+      "<!-- Generated from kDiagnosticCodes in "
+      "compiler/include/animpack/compiler/diagnostics.h: do not edit by hand. Regenerate "
+      "with\n"
+      "     ANIMPACK_WRITE_DOCS=1 ./build/dev/tests/scene/scene_tests "
+      "--gtest_filter='DiagnosticsDoc.*' -->\n"
+      "\n"
+      "Every problem the cooker finds is a diagnostic: a stable code from the table below, a "
+      "severity,\n"
+      "the file, a 1-based line and column (code points; 0 when the problem has no place, "
+      "such as a\n"
+      "file that cannot be read) and a message. All of them are collected in one run and "
+      "printed in\n"
+      "source order, each once. Only errors (E codes) fail a cook; warnings (W codes) are "
+      "printed and\n"
+      "the cook goes on. Codes are never reused; tests assert codes and positions, not "
+      "messages.\n"
+      "\n"
+      "Formats (`format_diagnostic`, the command line's `--format`):\n"
+      "\n"
+      "- `gcc` (the default): `scene.toml:14:9: error: mesh walker has no clip Jog [E0202]`, "
+      "then the\n"
+      "  source line and a caret under the column, as GCC prints them.\n"
+      "- `github`: a GitHub Actions workflow command, "
+      "`::error file=scene.toml,line=14,col=9,title=E0202::mesh walker has no clip Jog`\n"
+      "  (`::warning` for warnings).\n"
+      "- `json`: one JSON object a line with the keys `file`, `line`, `column`, `severity`, "
+      "`code` and\n"
+      "  `message`.\n"
+      "\n"
+      "| code | severity | title | rule and place |\n"
+      "| --- | --- | --- | --- |\n";
+  for (const DiagnosticCode& entry : kDiagnosticCodes) {
+    out += "| `" + std::string(entry.code) + "` | " + severity_name(entry.severity) + " | " +
+           markdown_cell(entry.title) + " | " + markdown_cell(entry.explanation) + " |\n";
+  }
+  return out;
+}
+
+}  // namespace animpack

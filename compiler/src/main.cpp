@@ -1,0 +1,310 @@
+// animpack: the command line. `animpack --help` lists the subcommands.
+// Exit status: 0 clean, 1 the inputs have errors, 2 usage or I/O failure.
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "animpack/compiler/cook.h"
+#include "animpack/compiler/diagnostics.h"
+#include "animpack/compiler/pack_writer.h"
+#include "animpack/pack.h"
+
+#ifndef ANIMPACK_VERSION
+#define ANIMPACK_VERSION "0.0.0"
+#endif
+
+namespace animpack {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kExitOk = 0;
+constexpr int kExitErrors = 1;
+constexpr int kExitUsage = 2;
+
+const char* const kUsage =
+    "usage: animpack <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  cook SCENE.toml -o OUT.anpk   check a scene and every asset it names, write one pack\n"
+    "  check SCENE.toml              every check of cook, no output file\n"
+    "  inspect PACK.anpk             what a pack holds\n"
+    "\n"
+    "  animpack <command> --help     the command's options\n"
+    "  animpack --version            the version\n"
+    "\n"
+    "exit status: 0 clean, 1 the inputs have errors, 2 usage or I/O failure\n";
+
+const char* const kCookUsage =
+    "usage: animpack cook SCENE.toml -o OUT.anpk [--depfile OUT.d] [--format gcc|github|json]\n"
+    "                     [--deny-warnings] [--no-compress]\n"
+    "\n"
+    "Reads the scene, checks every [[mesh]] glTF and sprite atlas it names and every\n"
+    "[object.animation] against them, and writes one pack. Diagnostics are reported as\n"
+    "file:line:col (gcc, on stderr), GitHub workflow commands (github, on stdout) or one\n"
+    "JSON object per line (json, on stdout). Nothing is written when there are errors (or\n"
+    "warnings with --deny-warnings); a previous pack is only ever replaced whole.\n"
+    "\n"
+    "  -o, --output FILE   the pack to write\n"
+    "  --depfile FILE      also write a Make/Ninja depfile naming every input read\n"
+    "  --format F          gcc (default), github or json\n"
+    "  --deny-warnings     treat warnings as errors (exit 1, no output)\n"
+    "  --no-compress       store blobs raw instead of LZ4\n";
+
+const char* const kCheckUsage =
+    "usage: animpack check SCENE.toml [--format gcc|github|json] [--deny-warnings]\n"
+    "\n"
+    "Every check of `animpack cook`, without writing anything.\n";
+
+const char* const kInspectUsage =
+    "usage: animpack inspect PACK.anpk\n"
+    "\n"
+    "Opens and verifies a pack and lists its meshes, rigs with their joint and clip counts,\n"
+    "clips with their durations, sprite sheets and objects with their animation.\n";
+
+struct Options {
+  std::vector<std::string> positional;
+  std::string output;
+  std::string depfile;
+  DiagnosticFormat format = DiagnosticFormat::kGcc;
+  bool deny_warnings = false;
+  bool compress = true;
+  bool help = false;
+};
+
+// Parses the options of cook/check/inspect; prints the problem and returns false on a
+// usage error.
+bool parse(int argc, char** argv, bool takes_output, Options& o) {
+  for (int i = 0; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    auto value = [&](const char* name) -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "animpack: %s needs a value\n", name);
+        return nullptr;
+      }
+      return argv[++i];
+    };
+    if (a == "-h" || a == "--help") {
+      o.help = true;
+    } else if (takes_output && (a == "-o" || a == "--output")) {
+      const char* v = value("-o");
+      if (!v) return false;
+      o.output = v;
+    } else if (takes_output && a == "--depfile") {
+      const char* v = value("--depfile");
+      if (!v) return false;
+      o.depfile = v;
+    } else if (a == "--format") {
+      const char* v = value("--format");
+      if (!v) return false;
+      const auto f = parse_diagnostic_format(v);
+      if (!f) {
+        std::fprintf(stderr, "animpack: unknown format '%s' (gcc, github or json)\n", v);
+        return false;
+      }
+      o.format = *f;
+    } else if (a == "--deny-warnings") {
+      o.deny_warnings = true;
+    } else if (takes_output && a == "--no-compress") {
+      o.compress = false;
+    } else if (a.size() > 1 && a[0] == '-') {
+      std::fprintf(stderr, "animpack: unknown option '%s'\n", argv[i]);
+      return false;
+    } else {
+      o.positional.emplace_back(a);
+    }
+  }
+  return true;
+}
+
+void print_diagnostics(const DiagnosticSink& sink, DiagnosticFormat format) {
+  const std::string text = format_diagnostics(sink, format);
+  std::fputs(text.c_str(), format == DiagnosticFormat::kGcc ? stderr : stdout);
+}
+
+int cook_or_check(int argc, char** argv, bool cook) {
+  Options o;
+  if (!parse(argc, argv, cook, o)) {
+    std::fputs(cook ? kCookUsage : kCheckUsage, stderr);
+    return kExitUsage;
+  }
+  if (o.help) {
+    std::fputs(cook ? kCookUsage : kCheckUsage, stdout);
+    return kExitOk;
+  }
+  if (o.positional.size() != 1 || (cook && o.output.empty())) {
+    std::fputs(cook ? kCookUsage : kCheckUsage, stderr);
+    return kExitUsage;
+  }
+  const fs::path scene = o.positional[0];
+  std::error_code ec;
+  if (!fs::is_regular_file(scene, ec)) {
+    std::fprintf(stderr, "animpack: cannot read %s: no such file\n", scene.string().c_str());
+    return kExitUsage;
+  }
+  DiagnosticSink sink;
+  CookOutput out = cook_scene(scene, sink);
+  sink.sort();
+  print_diagnostics(sink, o.format);
+  const size_t errors = sink.error_count(), warnings = sink.warning_count();
+  if (errors > 0 || (o.deny_warnings && warnings > 0)) {
+    std::fprintf(stderr, "animpack: %s: %zu error(s), %zu warning(s)%s; %s\n",
+                 scene.string().c_str(), errors, warnings, errors == 0 ? " (--deny-warnings)" : "",
+                 cook ? "no pack written" : "check failed");
+    return kExitErrors;
+  }
+  size_t clips = 0;
+  for (const CookedRig& r : out.pack.rigs) clips += r.rig.clips().size();
+  if (!cook) {
+    std::fprintf(stderr,
+                 "animpack: %s: ok (%zu meshes, %zu rigs, %zu clips, %zu sprite sheets, %zu "
+                 "objects; %zu warning(s))\n",
+                 scene.string().c_str(), out.pack.meshes.size(), out.pack.rigs.size(), clips,
+                 out.pack.sheets.size(), out.pack.objects.size(), warnings);
+    return kExitOk;
+  }
+  const std::vector<uint8_t> bytes = write_pack(out.pack, {o.compress});
+  if (std::string err = write_file_atomically(o.output, bytes); !err.empty()) {
+    std::fprintf(stderr, "animpack: %s\n", err.c_str());
+    return kExitUsage;
+  }
+  if (!o.depfile.empty()) {
+    const std::string dep = make_depfile(o.output, out.inputs);
+    if (std::string err = write_file_atomically(
+            o.depfile, {reinterpret_cast<const uint8_t*>(dep.data()), dep.size()});
+        !err.empty()) {
+      std::fprintf(stderr, "animpack: %s\n", err.c_str());
+      return kExitUsage;
+    }
+  }
+  std::fprintf(stderr,
+               "animpack: cooked %s -> %s (%zu bytes): %zu meshes, %zu rigs, %zu clips, %zu "
+               "sprite sheets, %zu objects; %zu warning(s)\n",
+               scene.string().c_str(), o.output.c_str(), bytes.size(), out.pack.meshes.size(),
+               out.pack.rigs.size(), clips, out.pack.sheets.size(), out.pack.objects.size(),
+               warnings);
+  return kExitOk;
+}
+
+const char* playback_text(Playback p) { return playback_name(p); }
+
+int inspect(int argc, char** argv) {
+  Options o;
+  if (!parse(argc, argv, false, o)) {
+    std::fputs(kInspectUsage, stderr);
+    return kExitUsage;
+  }
+  if (o.help) {
+    std::fputs(kInspectUsage, stdout);
+    return kExitOk;
+  }
+  if (o.positional.size() != 1) {
+    std::fputs(kInspectUsage, stderr);
+    return kExitUsage;
+  }
+  Result<Pack> pack = Pack::open(o.positional[0]);
+  if (!pack) {
+    std::fprintf(stderr, "animpack: %s\n", pack.error().message());
+    return pack.error().code() == ErrorCode::kIo ? kExitUsage : kExitErrors;
+  }
+  std::printf("pack %s: format %u, %zu bytes\n", o.positional[0].c_str(), pack->format_version(),
+              pack->bytes().size());
+  std::printf("meshes: %zu\n", pack->meshes().size());
+  for (size_t m = 0; m < pack->meshes().size(); ++m) {
+    const MeshInfo& mesh = pack->meshes()[m];
+    uint64_t vertices = 0, triangles = 0;
+    int skinned = 0;
+    for (int p = 0; p < mesh.part_count; ++p) {
+      const PartInfo& part = pack->parts()[static_cast<size_t>(mesh.first_part + p)];
+      vertices += part.vertex_count;
+      triangles += part.index_count / 3;
+      skinned += part.skinned;
+    }
+    std::printf(
+        "  [%zu] %.*s (%.*s): %d parts (%d skinned), %llu vertices, %llu triangles, rig %d\n", m,
+        static_cast<int>(mesh.name.size()), mesh.name.data(),
+        static_cast<int>(mesh.source_file.size()), mesh.source_file.data(), mesh.part_count,
+        skinned, static_cast<unsigned long long>(vertices),
+        static_cast<unsigned long long>(triangles), mesh.rig);
+  }
+  std::printf("rigs: %d\n", pack->rig_count());
+  for (int r = 0; r < pack->rig_count(); ++r) {
+    const Rig& rig = pack->rig(r);
+    std::printf("  [%d] %s rig: %d joints, %d clips\n", r, pack->node_rig(r) ? "node" : "skin",
+                rig.skeleton().joint_count(), rig.clip_count());
+    for (int c = 0; c < rig.clip_count(); ++c) {
+      const Clip& clip = rig.clips()[static_cast<size_t>(c)];
+      size_t keys = 0;
+      for (const Channel& ch : clip.channels()) keys += ch.times.size();
+      std::printf("    clip [%d] %s: %.4g s, %zu channels, %zu keys\n", c, clip.name().c_str(),
+                  static_cast<double>(clip.duration()), clip.channels().size(), keys);
+    }
+  }
+  std::printf("sprite sheets: %zu\n", pack->sprite_sheets().size());
+  for (size_t s = 0; s < pack->sprite_sheets().size(); ++s) {
+    const SpriteSheet& sheet = pack->sprite_sheets()[s];
+    const std::string_view src = pack->sprite_source(static_cast<int>(s));
+    std::printf("  [%zu] %.*s: %ux%u, %u frames, %zu clips\n", s, static_cast<int>(src.size()),
+                src.data(), sheet.atlas().size().width, sheet.atlas().size().height,
+                sheet.atlas().frame_count(), sheet.clips().size());
+    for (const SpriteClip& c : sheet.clips()) {
+      std::printf("    clip %s: %zu frames at %g fps, %s, %zu events\n", c.name().c_str(),
+                  c.frames().size(), static_cast<double>(c.fps()), playback_text(c.playback()),
+                  c.events().size());
+    }
+  }
+  std::printf("objects: %zu\n", pack->objects().size());
+  for (const ObjectInfo& obj : pack->objects()) {
+    std::printf("  %.*s: mesh %d", static_cast<int>(obj.name.size()), obj.name.data(), obj.mesh);
+    if (obj.animated) {
+      const ObjectAnimationInfo& a = obj.animation;
+      if (a.sprite_sheet >= 0) {
+        const SpriteSheet& sheet = pack->sprite_sheets()[static_cast<size_t>(a.sprite_sheet)];
+        std::printf(", sprite sheet %d, clip %s", a.sprite_sheet,
+                    a.clip >= 0 ? sheet.clips()[static_cast<size_t>(a.clip)].name().c_str() : "-");
+      } else {
+        const int rig = obj.mesh >= 0 ? pack->meshes()[static_cast<size_t>(obj.mesh)].rig : -1;
+        auto clip_name = [&](int c) -> std::string {
+          return rig >= 0 && c >= 0 ? pack->rig(rig).clips()[static_cast<size_t>(c)].name() : "-";
+        };
+        std::printf(", clip %s", clip_name(a.clip).c_str());
+        for (const BlendEntry& b : a.blend) {
+          std::printf(", blend %s %g", clip_name(b.clip).c_str(), static_cast<double>(b.weight));
+        }
+        std::printf(", %s", playback_text(a.playback));
+      }
+      std::printf(", speed %g, start %g, %zu events", static_cast<double>(a.speed),
+                  static_cast<double>(a.start), a.events.size());
+    }
+    std::printf("\n");
+  }
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace animpack
+
+int main(int argc, char** argv) {
+  using namespace animpack;
+  if (argc < 2) {
+    std::fputs(kUsage, stderr);
+    return kExitUsage;
+  }
+  const std::string_view command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::fputs(kUsage, stdout);
+    return kExitOk;
+  }
+  if (command == "--version") {
+    std::printf("animpack %s (pack format %u)\n", ANIMPACK_VERSION, kPackFormatVersion);
+    return kExitOk;
+  }
+  if (command == "cook") return cook_or_check(argc - 2, argv + 2, true);
+  if (command == "check") return cook_or_check(argc - 2, argv + 2, false);
+  if (command == "inspect") return inspect(argc - 2, argv + 2);
+  std::fprintf(stderr, "animpack: unknown command '%s'\n\n%s", argv[1], kUsage);
+  return kExitUsage;
+}

@@ -1,0 +1,1029 @@
+// The scene reader: TOML 1.0 through toml++ 3.3 (shared library, exceptions mode), checked
+// key by key with each key's own source position. docs/scene-format.md is the rule book;
+// the codes are kDiagnosticCodes (diagnostics.h).
+#include "animpack/compiler/scene.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <span>
+#include <sstream>
+#include <tuple>
+#include <utility>
+
+namespace animpack {
+namespace {
+
+SourcePos to_pos(const toml::source_position& p) {
+  return SourcePos{static_cast<int>(p.line), static_cast<int>(p.column)};
+}
+
+bool before(const SourcePos& a, const SourcePos& b) {
+  return std::tie(a.line, a.col) < std::tie(b.line, b.col);
+}
+
+// A key of a table with its node, so that tables can be walked in document order
+// (toml::table iterates in sorted key order).
+struct Entry {
+  std::string_view key;
+  SourcePos pos;  // the key's own position
+  const toml::node* node;
+};
+
+std::vector<Entry> entries(const toml::table& table) {
+  std::vector<Entry> out;
+  out.reserve(table.size());
+  for (auto&& [key, node] : table) {
+    out.push_back(Entry{key.str(), to_pos(key.source().begin), &node});
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Entry& a, const Entry& b) { return before(a.pos, b.pos); });
+  return out;
+}
+
+// "a string", "an integer", ... for "must be X, not Y" messages.
+const char* kind_name(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a float";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::date:
+      return "a date";
+    case toml::node_type::time:
+      return "a time";
+    case toml::node_type::date_time:
+      return "a date-time";
+    case toml::node_type::none:
+      break;
+  }
+  return "nothing";
+}
+
+// Optimal string alignment distance (Levenshtein plus adjacent transpositions).
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+// The candidate closest to `word` within a small edit distance (a likely misspelling),
+// or "" when none is that close.
+std::string_view closest(std::string_view word, std::span<const std::string_view> candidates) {
+  const size_t limit = word.size() >= 8 ? 2 : 1;
+  std::string_view best;
+  size_t best_distance = limit + 1;
+  for (std::string_view candidate : candidates) {
+    const size_t distance = edit_distance(word, candidate);
+    if (distance < best_distance) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  return best;
+}
+
+std::string_view closest(std::string_view word,
+                         std::initializer_list<std::string_view> candidates) {
+  return closest(word, std::span<const std::string_view>(candidates.begin(), candidates.size()));
+}
+
+// "; did you mean `x`?", or "" for no candidate.
+std::string did_you_mean(std::string_view candidate) {
+  if (candidate.empty()) return {};
+  return "; did you mean `" + std::string(candidate) + "`?";
+}
+
+// Keys of one table that an unknown key was taken to be a misspelling of: a required key
+// among them is not reported missing as well (one problem, one diagnostic).
+class Misspelt {
+ public:
+  void add(std::string_view key) {
+    if (!key.empty()) keys_.push_back(key);
+  }
+  bool has(std::string_view key) const {
+    return std::find(keys_.begin(), keys_.end(), key) != keys_.end();
+  }
+
+ private:
+  std::vector<std::string_view> keys_;
+};
+
+std::string ticked(std::string_view text) { return "`" + std::string(text) + "`"; }
+
+bool is_absolute_path(std::string_view path) {
+  if (!path.empty() && (path[0] == '/' || path[0] == '\\')) return true;
+  return path.size() >= 2 && std::isalpha(static_cast<unsigned char>(path[0])) && path[1] == ':';
+}
+
+// The file extension in lower case, with its dot ("" when none).
+std::string extension(std::string_view path) {
+  const size_t slash = path.find_last_of("/\\");
+  const size_t dot = path.rfind('.');
+  if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) return {};
+  std::string out(path.substr(dot));
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::optional<Playback> parse_playback(std::string_view text) {
+  if (text == "loop") return Playback::kLoop;
+  if (text == "once") return Playback::kOnce;
+  if (text == "ping_pong") return Playback::kPingPong;
+  return std::nullopt;
+}
+
+// The keys of [object.animation], by kind.
+constexpr std::array<std::string_view, 13> kAnimationKeys = {
+    "clip", "events", "speed",   "start",  "blend", "playback", "atlas",
+    "grid", "rects",  "spacing", "margin", "fps",   "clips"};
+
+bool is_sprite_only_key(std::string_view key) {
+  return key == "atlas" || key == "grid" || key == "rects" || key == "spacing" || key == "margin" ||
+         key == "fps" || key == "clips";
+}
+
+bool is_skeletal_only_key(std::string_view key) { return key == "blend" || key == "playback"; }
+
+class Reader {
+ public:
+  Reader(std::string file, DiagnosticSink& sink) : file_(std::move(file)), sink_(sink) {}
+
+  void read(const toml::table& root, Scene* scene) {
+    for (const Entry& e : entries(root)) {
+      if (e.key == "format") {
+        scene->format_pos = e.pos;
+        int32_t format = 0;
+        if (get_int(*e.node, "`format`", e.pos, &format)) {
+          if (format != 1) {
+            report("E0110", e.pos,
+                   "scene format " + std::to_string(format) + " is not supported; it must be 1");
+          } else {
+            scene->format = format;
+          }
+        }
+      } else if (e.key == "mesh" || e.key == "object") {
+        const toml::array* array = e.node->as_array();
+        if (array == nullptr) {
+          report("E0102", e.pos,
+                 ticked(e.key) + " must be an array of tables ([[" + std::string(e.key) +
+                     "]]), not " + kind_name(*e.node));
+          continue;
+        }
+        for (const toml::node& element : *array) {
+          const SourcePos pos = to_pos(element.source().begin);
+          const toml::table* table = element.as_table();
+          if (table == nullptr) {
+            report(
+                "E0102", pos,
+                "an element of " + ticked(e.key) + " must be a table, not " + kind_name(element));
+            continue;
+          }
+          if (e.key == "mesh") {
+            scene->meshes.push_back(read_mesh(*table, pos));
+          } else {
+            scene->objects.push_back(read_object(*table, pos));
+          }
+        }
+      } else {
+        report("E0101", e.pos,
+               "unknown key " + ticked(e.key) + " at the top level (it takes `format`, " +
+                   "[[mesh]] and [[object]])" +
+                   did_you_mean(closest(e.key, {"format", "mesh", "object"})));
+      }
+    }
+    check_names(*scene);
+  }
+
+ private:
+  void report(std::string_view code, SourcePos pos, std::string message) {
+    sink_.report(code, file_, pos.line, pos.col, std::move(message));
+  }
+
+  // E0101 for a key `where` does not take; a close spelling of one of `known` is suggested
+  // and remembered in `misspelt`.
+  void unknown_key(const Entry& e, std::string_view where,
+                   std::initializer_list<std::string_view> known, Misspelt* misspelt) {
+    const std::string_view close = closest(e.key, known);
+    misspelt->add(close);
+    report("E0101", e.pos,
+           "unknown key " + ticked(e.key) + " in " + std::string(where) + did_you_mean(close));
+  }
+
+  // --- Values. Each getter reports a wrong kind or range at `at` and returns false. ---
+
+  bool wrong_kind(const toml::node& node, std::string_view what, SourcePos at,
+                  std::string_view expected) {
+    report("E0102", at,
+           std::string(what) + " must be " + std::string(expected) + ", not " + kind_name(node));
+    return false;
+  }
+
+  bool get_string(const toml::node& node, std::string_view what, SourcePos at, std::string* out,
+                  bool non_empty) {
+    const toml::value<std::string>* value = node.as_string();
+    if (value == nullptr) return wrong_kind(node, what, at, "a string");
+    if (non_empty && value->get().empty()) {
+      report("E0109", at, std::string(what) + " must not be empty");
+      return false;
+    }
+    *out = value->get();
+    return true;
+  }
+
+  bool get_bool(const toml::node& node, std::string_view what, SourcePos at, bool* out) {
+    const toml::value<bool>* value = node.as_boolean();
+    if (value == nullptr) return wrong_kind(node, what, at, "a boolean (true or false)");
+    *out = value->get();
+    return true;
+  }
+
+  // A number: an integer or a float, finite and within float's range.
+  bool get_float(const toml::node& node, std::string_view what, SourcePos at, float* out) {
+    double value = 0;
+    if (const toml::value<int64_t>* i = node.as_integer()) {
+      value = static_cast<double>(i->get());
+    } else if (const toml::value<double>* f = node.as_floating_point()) {
+      value = f->get();
+    } else {
+      return wrong_kind(node, what, at, "a number");
+    }
+    if (!std::isfinite(value) || std::fabs(value) > static_cast<double>(FLT_MAX)) {
+      report("E0112", at, std::string(what) + " must be a finite number within float range");
+      return false;
+    }
+    *out = static_cast<float>(value);
+    return true;
+  }
+
+  bool get_int(const toml::node& node, std::string_view what, SourcePos at, int32_t* out) {
+    const toml::value<int64_t>* value = node.as_integer();
+    if (value == nullptr) return wrong_kind(node, what, at, "an integer");
+    if (value->get() < INT32_MIN || value->get() > INT32_MAX) {
+      report("E0112", at, std::string(what) + " must fit a 32-bit signed integer");
+      return false;
+    }
+    *out = static_cast<int32_t>(value->get());
+    return true;
+  }
+
+  // An array of N numbers (position, rotation, scale). Element positions are stored even
+  // when an element is wrong. Returns true when all N were read.
+  template <size_t N>
+  bool get_numbers(const toml::node& node, std::string_view key, SourcePos at, const char* shape,
+                   std::array<float, N>* out, std::array<SourcePos, N>* element_pos) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) {
+      return wrong_kind(node, ticked(key), at,
+                        "an array of " + std::to_string(N) + " numbers " + shape);
+    }
+    if (array->size() != N) {
+      report("E0111", at,
+             ticked(key) + " has " + std::to_string(array->size()) + " elements; it takes " +
+                 std::to_string(N) + " numbers " + shape);
+      return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < N; ++i) {
+      const toml::node& element = *array->get(i);
+      (*element_pos)[i] = to_pos(element.source().begin);
+      ok &= get_float(element, "element " + std::to_string(i + 1) + " of " + ticked(key),
+                      (*element_pos)[i], &(*out)[i]);
+    }
+    return ok;
+  }
+
+  // A relative asset path with one of the extensions; `ext_rule` words them.
+  bool get_path(const toml::node& node, std::string_view what, SourcePos at,
+                std::initializer_list<std::string_view> extensions, std::string_view ext_rule,
+                std::string* out) {
+    std::string path;
+    if (!get_string(node, what, at, &path, true)) return false;
+    const std::string ext = extension(path);
+    if (std::find(extensions.begin(), extensions.end(), ext) == extensions.end()) {
+      report("E0107", at,
+             std::string(what) + " = \"" + path + "\" must be " + std::string(ext_rule) + " file");
+      return false;
+    }
+    if (is_absolute_path(path)) {
+      report("E0108", at,
+             std::string(what) + " = \"" + path +
+                 "\" is an absolute path; write it relative to the scene file's folder");
+      return false;
+    }
+    *out = std::move(path);
+    return true;
+  }
+
+  bool get_playback(const toml::node& node, SourcePos at, Playback* out) {
+    std::string text;
+    if (!get_string(node, "`playback`", at, &text, false)) return false;
+    const std::optional<Playback> playback = parse_playback(text);
+    if (!playback) {
+      report("E0116", at,
+             "unknown playback \"" + text + "\"; it takes \"loop\", \"once\" or \"ping_pong\"" +
+                 did_you_mean(closest(text, {"loop", "once", "ping_pong"})));
+      return false;
+    }
+    *out = *playback;
+    return true;
+  }
+
+  // --- Tables. ---
+
+  SceneMesh read_mesh(const toml::table& table, SourcePos pos) {
+    SceneMesh mesh;
+    mesh.pos = pos;
+    Misspelt misspelt;
+    for (const Entry& e : entries(table)) {
+      if (e.key == "name") {
+        mesh.name_pos = e.pos;
+        get_string(*e.node, "mesh `name`", e.pos, &mesh.name, true);
+      } else if (e.key == "file") {
+        mesh.file_pos = e.pos;
+        get_path(*e.node, "mesh `file`", e.pos, {".gltf", ".glb"}, "a .gltf or .glb", &mesh.file);
+      } else {
+        unknown_key(e, "[[mesh]] (it takes `name` and `file`)", {"name", "file"}, &misspelt);
+      }
+    }
+    if (!mesh.name_pos.known() && !misspelt.has("name")) {
+      report("E0103", pos, "[[mesh]] has no `name`");
+    }
+    if (!mesh.file_pos.known() && !misspelt.has("file")) {
+      report("E0103", pos, "mesh " + label(mesh.name, pos) + " has no `file`");
+    }
+    return mesh;
+  }
+
+  // `name` or, without one, "at line N" for messages.
+  static std::string label(const std::string& name, SourcePos pos) {
+    if (!name.empty()) return ticked(name);
+    return "at line " + std::to_string(pos.line);
+  }
+
+  SceneObject read_object(const toml::table& table, SourcePos pos) {
+    SceneObject object;
+    object.pos = pos;
+    // The name first, for messages about the other keys.
+    if (const toml::value<std::string>* name = table.get_as<std::string>("name")) {
+      object.name = name->get();
+    }
+    const std::string who = "object " + label(object.name, pos);
+    std::array<float, 3> position{}, scale{1, 1, 1};
+    std::array<float, 4> rotation{0, 0, 0, 1};
+    bool rotation_ok = false;
+    Misspelt misspelt;
+    for (const Entry& e : entries(table)) {
+      if (e.key == "name") {
+        object.name_pos = e.pos;
+        object.name.clear();
+        get_string(*e.node, "object `name`", e.pos, &object.name, true);
+      } else if (e.key == "mesh") {
+        object.mesh_pos = e.pos;
+        get_string(*e.node, "object `mesh`", e.pos, &object.mesh, true);
+      } else if (e.key == "material") {
+        object.material_pos = e.pos;
+        get_string(*e.node, "`material`", e.pos, &object.material, false);
+      } else if (e.key == "face_camera") {
+        object.face_camera_pos = e.pos;
+        get_bool(*e.node, "`face_camera`", e.pos, &object.face_camera);
+      } else if (e.key == "content") {
+        object.content_pos = e.pos;
+        get_string(*e.node, "`content`", e.pos, &object.content, false);
+      } else if (e.key == "position") {
+        object.position_pos = e.pos;
+        if (get_numbers(*e.node, e.key, e.pos, "[x, y, z]", &position,
+                        &object.position_element_pos)) {
+          object.position = Vec3{position[0], position[1], position[2]};
+        }
+      } else if (e.key == "rotation") {
+        object.rotation_pos = e.pos;
+        rotation_ok = get_numbers(*e.node, e.key, e.pos, "[x, y, z, w] (a quaternion)", &rotation,
+                                  &object.rotation_element_pos);
+      } else if (e.key == "scale") {
+        object.scale_pos = e.pos;
+        if (get_numbers(*e.node, e.key, e.pos, "[x, y, z]", &scale, &object.scale_element_pos)) {
+          bool nonzero = true;
+          for (size_t i = 0; i < 3; ++i) {
+            if (scale[i] == 0.0f) {
+              report("E0133", object.scale_element_pos[i],
+                     "element " + std::to_string(i + 1) + " of `scale` is 0; no axis may be " +
+                         "scaled to nothing");
+              nonzero = false;
+            }
+          }
+          if (nonzero) object.scale = Vec3{scale[0], scale[1], scale[2]};
+        }
+      } else if (e.key == "animation") {
+        const toml::table* animation = e.node->as_table();
+        if (animation == nullptr) {
+          wrong_kind(*e.node, "`animation`", e.pos, "a table ([object.animation])");
+          continue;
+        }
+        object.animation = read_animation(*animation, e.pos, who);
+      } else {
+        const std::string_view close =
+            closest(e.key, {"name", "mesh", "material", "face_camera", "content", "position",
+                            "rotation", "scale", "animation"});
+        misspelt.add(close);
+        std::string hint = did_you_mean(close);
+        if (hint.empty() && std::find(kAnimationKeys.begin(), kAnimationKeys.end(), e.key) !=
+                                kAnimationKeys.end()) {
+          hint = "; " + ticked(e.key) + " is a key of [object.animation]";
+        }
+        report("E0101", e.pos, "unknown key " + ticked(e.key) + " in [[object]]" + hint);
+      }
+    }
+    if (rotation_ok) {
+      const double length = std::sqrt(static_cast<double>(rotation[0]) * rotation[0] +
+                                      static_cast<double>(rotation[1]) * rotation[1] +
+                                      static_cast<double>(rotation[2]) * rotation[2] +
+                                      static_cast<double>(rotation[3]) * rotation[3]);
+      if (std::fabs(length - 1.0) > 1e-3) {
+        std::ostringstream len;
+        len << length;
+        report("E0132", object.rotation_pos,
+               "`rotation` [x, y, z, w] has length " + len.str() +
+                   "; a rotation quaternion must have length 1 (within 1e-3)");
+      } else {
+        object.rotation = Quat{rotation[0], rotation[1], rotation[2], rotation[3]};
+      }
+    }
+    const bool sprite = object.animation && object.animation->sprite;
+    if (!object.name_pos.known() && !misspelt.has("name")) {
+      report("E0103", pos, "[[object]] has no `name`");
+    }
+    if (!object.mesh_pos.known() && !sprite && !misspelt.has("mesh")) {
+      report("E0103", pos, who + " has no `mesh` (only a sprite object may leave it out)");
+    }
+    if (sprite && object.content_pos.known()) {
+      report("E0209", object.content_pos,
+             who + " shows a sprite (its animation has an atlas), so it cannot take `content`");
+    }
+    return object;
+  }
+
+  SceneAnimation read_animation(const toml::table& table, SourcePos pos, const std::string& who) {
+    SceneAnimation a;
+    a.pos = pos;
+    a.sprite = table.contains("atlas");
+    std::vector<bool> frame_ok;  // per event: its frame was read
+    std::vector<bool> range_ok;  // per sprite clip: from and to were read and are in order
+    for (const Entry& e : entries(table)) {
+      if (a.sprite && is_skeletal_only_key(e.key)) {
+        report("E0118", e.pos,
+               ticked(e.key) + " is a skeletal key; " + who +
+                   "'s animation is a sprite (it has an atlas)");
+        continue;
+      }
+      if (!a.sprite && is_sprite_only_key(e.key)) {
+        report("E0117", e.pos,
+               ticked(e.key) + " is a sprite key; " + who +
+                   "'s animation is skeletal (it has no atlas)");
+        continue;
+      }
+      const toml::node& node = *e.node;
+      if (e.key == "clip") {
+        a.clip_pos = e.pos;
+        get_string(node, "`clip`", e.pos, &a.clip, true);
+      } else if (e.key == "events") {
+        a.events_pos = e.pos;
+        read_events(node, e.pos, a.sprite, who, &a.events, &frame_ok);
+      } else if (e.key == "speed") {
+        a.speed_pos = e.pos;
+        float speed = 0;
+        if (get_float(node, "`speed`", e.pos, &speed)) {
+          if (speed < 0) {
+            report("E0114", e.pos, "`speed` must be 0 or more");
+          } else {
+            a.speed = speed;
+          }
+        }
+      } else if (e.key == "start") {
+        a.start_pos = e.pos;
+        float start = 0;
+        if (get_float(node, "`start`", e.pos, &start)) {
+          if (start < 0) {
+            report("E0115", e.pos, "`start` (seconds into the clip) must be 0 or more");
+          } else {
+            a.start = start;
+          }
+        }
+      } else if (e.key == "blend") {
+        a.blend_pos = e.pos;
+        read_blend(node, e.pos, &a.blend);
+      } else if (e.key == "playback") {
+        a.playback_pos = e.pos;
+        get_playback(node, e.pos, &a.playback);
+      } else if (e.key == "atlas") {
+        a.atlas_pos = e.pos;
+        get_path(node, "`atlas`", e.pos, {".png"}, "a .png", &a.atlas);
+      } else if (e.key == "grid") {
+        a.grid_pos = e.pos;
+        read_grid(node, e.pos, &a.grid);
+      } else if (e.key == "rects") {
+        a.rects_pos = e.pos;
+        read_rects(node, e.pos, &a.rects);
+      } else if (e.key == "spacing" || e.key == "margin") {
+        int32_t& value = e.key == "spacing" ? a.spacing : a.margin;
+        (e.key == "spacing" ? a.spacing_pos : a.margin_pos) = e.pos;
+        int32_t pixels = 0;
+        if (get_int(node, ticked(e.key), e.pos, &pixels)) {
+          if (pixels < 0) {
+            report("E0124", e.pos, ticked(e.key) + " (pixels) must be 0 or more");
+          } else {
+            value = pixels;
+          }
+        }
+      } else if (e.key == "fps") {
+        a.fps_pos = e.pos;
+        float fps = 0;
+        if (get_float(node, "`fps`", e.pos, &fps)) {
+          if (fps <= 0) {
+            report("E0126", e.pos, "`fps` must be greater than 0");
+          } else {
+            a.fps = fps;
+          }
+        }
+      } else if (e.key == "clips") {
+        a.clips_pos = e.pos;
+        read_sprite_clips(node, e.pos, &a.clips, &range_ok);
+      } else {
+        report("E0101", e.pos,
+               "unknown key " + ticked(e.key) + " in [object.animation]" +
+                   did_you_mean(closest(e.key, kAnimationKeys)));
+      }
+    }
+
+    if (!a.sprite) {
+      if (a.clip_pos.known() && a.blend_pos.known()) {
+        report("E0119", before(a.clip_pos, a.blend_pos) ? a.blend_pos : a.clip_pos,
+               who + "'s animation has both `clip` and `blend`; it plays one or the other");
+      }
+      return a;
+    }
+
+    // Sprite rules across keys.
+    if (a.grid_pos.known() && a.rects_pos.known()) {
+      report("E0120", before(a.grid_pos, a.rects_pos) ? a.rects_pos : a.grid_pos,
+             who + "'s atlas is cut by both `grid` and `rects`; give one of them");
+    } else if (!a.grid_pos.known() && !a.rects_pos.known()) {
+      report("E0121", a.pos,
+             who + "'s sprite animation needs `grid` or `rects` to cut its atlas into frames");
+    }
+    if (a.rects_pos.known() && !a.grid_pos.known()) {
+      if (a.spacing_pos.known()) {
+        report("E0125", a.spacing_pos,
+               "`spacing` applies to a `grid` only; this atlas is cut by `rects`");
+      }
+      if (a.margin_pos.known()) {
+        report("E0125", a.margin_pos,
+               "`margin` applies to a `grid` only; this atlas is cut by `rects`");
+      }
+    }
+    std::map<std::string_view, size_t> clip_index;
+    for (size_t i = 0; i < a.clips.size(); ++i) clip_index.emplace(a.clips[i].name, i);
+    const auto clip_names = [&a] {
+      std::string names;
+      for (const SceneSpriteClip& c : a.clips)
+        names += (names.empty() ? "" : ", ") + ticked(c.name);
+      return names.empty() ? std::string("none") : names;
+    };
+    if (!a.clip.empty() && !clip_index.count(a.clip)) {
+      report("E0131", a.clip_pos,
+             who + "'s sprite animation has no clip " + ticked(a.clip) +
+                 " (its clips: " + clip_names() + ")");
+    }
+    for (size_t i = 0; i < a.events.size(); ++i) {
+      const SceneEvent& event = a.events[i];
+      if (event.clip.empty()) continue;
+      const auto it = clip_index.find(event.clip);
+      if (it == clip_index.end()) {
+        report("E0131", event.clip_pos,
+               "event " + ticked(event.name) + " names sprite clip " + ticked(event.clip) +
+                   ", which " + who + "'s animation does not have (its clips: " + clip_names() +
+                   ")");
+        continue;
+      }
+      const SceneSpriteClip& clip = a.clips[it->second];
+      if (frame_ok[i] && range_ok[it->second] && event.frame > clip.to - clip.from) {
+        report("E0208", event.frame_pos,
+               "event " + ticked(event.name) + " is on frame " + std::to_string(event.frame) +
+                   " of clip " + ticked(clip.name) + ", which has frames 0 to " +
+                   std::to_string(clip.to - clip.from) + " (frames " + std::to_string(clip.from) +
+                   " to " + std::to_string(clip.to) + " of the atlas)");
+      }
+    }
+    if (!a.fps_pos.known()) {
+      for (const SceneSpriteClip& clip : a.clips) {
+        if (!clip.fps_pos.known()) {
+          report("E0127", clip.name_pos,
+                 "sprite clip " + ticked(clip.name) + " has no `fps`, and " + who +
+                     "'s animation has none for it to take");
+        }
+      }
+    }
+    return a;
+  }
+
+  void read_events(const toml::node& node, SourcePos at, bool sprite, const std::string& who,
+                   std::vector<SceneEvent>* out, std::vector<bool>* frame_ok) {
+    const char* shape = sprite ? "an array of inline tables { name, clip, frame }"
+                               : "an array of inline tables { name, clip, time }";
+    const toml::array* array = node.as_array();
+    if (array == nullptr) {
+      wrong_kind(node, "`events`", at, shape);
+      return;
+    }
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      SceneEvent event;
+      event.pos = to_pos(element.source().begin);
+      const toml::table* table = element.as_table();
+      if (table == nullptr) {
+        wrong_kind(element, "element " + std::to_string(i + 1) + " of `events`", event.pos,
+                   "an inline table");
+        continue;
+      }
+      bool frame_read = false;
+      Misspelt misspelt;
+      for (const Entry& e : entries(*table)) {
+        if (e.key == "name") {
+          event.name_pos = e.pos;
+          get_string(*e.node, "event `name`", e.pos, &event.name, true);
+        } else if (e.key == "clip") {
+          event.clip_pos = e.pos;
+          get_string(*e.node, "event `clip`", e.pos, &event.clip, true);
+        } else if (e.key == "time" && sprite) {
+          report("E0118", e.pos,
+                 "`time` is a skeletal event key; " + who +
+                     "'s animation is a sprite (it has an atlas), whose events take `frame`");
+        } else if (e.key == "frame" && !sprite) {
+          report("E0117", e.pos,
+                 "`frame` is a sprite event key; " + who +
+                     "'s animation is skeletal (it has no atlas), whose events take `time`");
+        } else if (e.key == "time") {
+          event.time_pos = e.pos;
+          float time = 0;
+          if (get_float(*e.node, "event `time`", e.pos, &time)) {
+            if (time < 0) {
+              report("E0128", e.pos, "event `time` (seconds into its clip) must be 0 or more");
+            } else {
+              event.time = time;
+            }
+          }
+        } else if (e.key == "frame") {
+          event.frame_pos = e.pos;
+          int32_t frame = 0;
+          if (get_int(*e.node, "event `frame`", e.pos, &frame)) {
+            if (frame < 0) {
+              report("E0129", e.pos, "event `frame` (an index within its clip) must be 0 or more");
+            } else {
+              event.frame = frame;
+              frame_read = true;
+            }
+          }
+        } else {
+          unknown_key(e,
+                      sprite ? "an event (it takes `name`, `clip` and `frame`)"
+                             : "an event (it takes `name`, `clip` and `time`)",
+                      {"name", "clip", sprite ? "frame" : "time"}, &misspelt);
+        }
+      }
+      if (!event.name_pos.known() && !misspelt.has("name")) {
+        report("E0103", event.pos, "event has no `name`");
+      }
+      if (!event.clip_pos.known() && !misspelt.has("clip")) {
+        report("E0103", event.pos, "event has no `clip`");
+      }
+      if (sprite && !event.frame_pos.known() && !misspelt.has("frame")) {
+        report("E0103", event.pos, "event has no `frame`");
+      } else if (!sprite && !event.time_pos.known() && !misspelt.has("time")) {
+        report("E0103", event.pos, "event has no `time`");
+      }
+      out->push_back(std::move(event));
+      frame_ok->push_back(frame_read);
+    }
+  }
+
+  void read_blend(const toml::node& node, SourcePos at, std::vector<SceneBlend>* out) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) {
+      wrong_kind(node, "`blend`", at, "an array of inline tables { clip, weight }");
+      return;
+    }
+    if (array->empty()) {
+      report("E0134", at, "`blend` is empty; give at least one { clip, weight }");
+      return;
+    }
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      SceneBlend blend;
+      blend.pos = to_pos(element.source().begin);
+      const toml::table* table = element.as_table();
+      if (table == nullptr) {
+        wrong_kind(element, "element " + std::to_string(i + 1) + " of `blend`", blend.pos,
+                   "an inline table { clip, weight }");
+        continue;
+      }
+      Misspelt misspelt;
+      for (const Entry& e : entries(*table)) {
+        if (e.key == "clip") {
+          blend.clip_pos = e.pos;
+          get_string(*e.node, "blend `clip`", e.pos, &blend.clip, true);
+        } else if (e.key == "weight") {
+          blend.weight_pos = e.pos;
+          float weight = 0;
+          if (get_float(*e.node, "blend `weight`", e.pos, &weight)) {
+            if (weight <= 0) {
+              report("E0113", e.pos, "blend `weight` must be greater than 0");
+            } else {
+              blend.weight = weight;
+            }
+          }
+        } else {
+          unknown_key(e, "a blend entry (it takes `clip` and `weight`)", {"clip", "weight"},
+                      &misspelt);
+        }
+      }
+      if (!blend.clip_pos.known() && !misspelt.has("clip")) {
+        report("E0103", blend.pos, "blend entry has no `clip`");
+      }
+      if (!blend.weight_pos.known() && !misspelt.has("weight")) {
+        report("E0103", blend.pos, "blend entry has no `weight`");
+      }
+      out->push_back(std::move(blend));
+    }
+  }
+
+  void read_grid(const toml::node& node, SourcePos at, std::optional<SceneGrid>* out) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) {
+      wrong_kind(node, "`grid`", at, "an array of 2 integers [columns, rows]");
+      return;
+    }
+    if (array->size() != 2) {
+      report("E0111", at,
+             "`grid` has " + std::to_string(array->size()) +
+                 " elements; it takes 2 integers [columns, rows]");
+      return;
+    }
+    SceneGrid grid;
+    const char* names[2] = {"columns", "rows"};
+    int32_t* values[2] = {&grid.columns, &grid.rows};
+    SourcePos* positions[2] = {&grid.columns_pos, &grid.rows_pos};
+    for (size_t i = 0; i < 2; ++i) {
+      const toml::node& element = *array->get(i);
+      *positions[i] = to_pos(element.source().begin);
+      const std::string what = std::string("`grid` ") + names[i];
+      int32_t value = 0;
+      if (!get_int(element, what, *positions[i], &value)) continue;
+      if (value <= 0) {
+        report("E0122", *positions[i], what + " must be greater than 0");
+        continue;
+      }
+      *values[i] = value;
+    }
+    *out = grid;
+  }
+
+  void read_rects(const toml::node& node, SourcePos at, std::vector<SceneRect>* out) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) {
+      wrong_kind(node, "`rects`", at, "an array of [x, y, w, h] arrays");
+      return;
+    }
+    if (array->empty()) {
+      report("E0134", at, "`rects` is empty; give at least one [x, y, w, h]");
+      return;
+    }
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      SceneRect rect;
+      rect.pos = to_pos(element.source().begin);
+      const std::string which = "rect " + std::to_string(i + 1) + " of `rects`";
+      const toml::array* values = element.as_array();
+      if (values == nullptr) {
+        wrong_kind(element, which, rect.pos, "an array of 4 integers [x, y, w, h]");
+        continue;
+      }
+      if (values->size() != 4) {
+        report("E0111", rect.pos,
+               which + " has " + std::to_string(values->size()) +
+                   " elements; it takes 4 integers [x, y, w, h]");
+        continue;
+      }
+      const char* names[4] = {"x", "y", "w", "h"};
+      int32_t* fields[4] = {&rect.x, &rect.y, &rect.w, &rect.h};
+      for (size_t k = 0; k < 4; ++k) {
+        const toml::node& value_node = *values->get(k);
+        rect.element_pos[k] = to_pos(value_node.source().begin);
+        const std::string what = std::string(names[k]) + " of " + which;
+        int32_t value = 0;
+        if (!get_int(value_node, what, rect.element_pos[k], &value)) continue;
+        if (k < 2 && value < 0) {
+          report("E0123", rect.element_pos[k], what + " must be 0 or more");
+        } else if (k >= 2 && value <= 0) {
+          report("E0123", rect.element_pos[k], what + " must be greater than 0");
+        } else {
+          *fields[k] = value;
+        }
+      }
+      out->push_back(rect);
+    }
+  }
+
+  void read_sprite_clips(const toml::node& node, SourcePos at, std::vector<SceneSpriteClip>* out,
+                         std::vector<bool>* range_ok) {
+    const toml::table* table = node.as_table();
+    if (table == nullptr) {
+      wrong_kind(node, "`clips`", at, "a table of clip tables ([object.animation.clips.NAME])");
+      return;
+    }
+    for (const Entry& entry : entries(*table)) {
+      SceneSpriteClip clip;
+      clip.name = std::string(entry.key);
+      clip.name_pos = entry.pos;
+      clip.pos = to_pos(entry.node->source().begin);
+      const toml::table* body = entry.node->as_table();
+      if (body == nullptr) {
+        wrong_kind(*entry.node, "sprite clip " + ticked(entry.key), entry.pos,
+                   "a table ([object.animation.clips." + std::string(entry.key) + "])");
+        continue;
+      }
+      if (clip.name.empty())
+        report("E0109", clip.name_pos, "a sprite clip's name must not be empty");
+      bool from_ok = false, to_ok = false;
+      Misspelt misspelt;
+      for (const Entry& e : entries(*body)) {
+        if (e.key == "from" || e.key == "to") {
+          const bool is_from = e.key == "from";
+          (is_from ? clip.from_pos : clip.to_pos) = e.pos;
+          int32_t frame = 0;
+          if (!get_int(*e.node, ticked(e.key), e.pos, &frame)) continue;
+          if (frame < 0) {
+            report("E0130", e.pos, ticked(e.key) + " (an atlas frame) must be 0 or more");
+            continue;
+          }
+          (is_from ? clip.from : clip.to) = frame;
+          (is_from ? from_ok : to_ok) = true;
+        } else if (e.key == "fps") {
+          clip.fps_pos = e.pos;
+          float fps = 0;
+          if (get_float(*e.node, "`fps`", e.pos, &fps)) {
+            if (fps <= 0) {
+              report("E0126", e.pos, "`fps` must be greater than 0");
+            } else {
+              clip.fps = fps;
+            }
+          }
+        } else if (e.key == "playback") {
+          clip.playback_pos = e.pos;
+          Playback playback = Playback::kLoop;
+          if (get_playback(*e.node, e.pos, &playback)) clip.playback = playback;
+        } else {
+          unknown_key(
+              e,
+              "sprite clip " + ticked(clip.name) + " (it takes `from`, `to`, `fps` and `playback`)",
+              {"from", "to", "fps", "playback"}, &misspelt);
+        }
+      }
+      if (!clip.from_pos.known() && !misspelt.has("from")) {
+        report("E0103", clip.name_pos, "sprite clip " + ticked(clip.name) + " has no `from`");
+      }
+      if (!clip.to_pos.known() && !misspelt.has("to")) {
+        report("E0103", clip.name_pos, "sprite clip " + ticked(clip.name) + " has no `to`");
+      }
+      bool ok = from_ok && to_ok;
+      if (ok && clip.to < clip.from) {
+        report("E0130", clip.to_pos,
+               "sprite clip " + ticked(clip.name) + " ends (`to` = " + std::to_string(clip.to) +
+                   ") before it starts (`from` = " + std::to_string(clip.from) + ")");
+        ok = false;
+      }
+      out->push_back(std::move(clip));
+      range_ok->push_back(ok);
+    }
+  }
+
+  // Names across the file: duplicates, and objects naming meshes.
+  void check_names(const Scene& scene) {
+    std::map<std::string_view, const SceneMesh*> meshes;
+    for (const SceneMesh& mesh : scene.meshes) {
+      if (mesh.name.empty()) continue;
+      const auto [it, inserted] = meshes.emplace(mesh.name, &mesh);
+      if (!inserted) {
+        report("E0104", mesh.name_pos,
+               "mesh name " + ticked(mesh.name) + " is already taken by the mesh at line " +
+                   std::to_string(it->second->pos.line));
+      }
+    }
+    std::map<std::string_view, const SceneObject*> objects;
+    for (const SceneObject& object : scene.objects) {
+      if (!object.name.empty() && object.name_pos.known()) {
+        const auto [it, inserted] = objects.emplace(object.name, &object);
+        if (!inserted) {
+          report("E0105", object.name_pos,
+                 "object name " + ticked(object.name) + " is already taken by the object at line " +
+                     std::to_string(it->second->pos.line));
+        }
+      }
+      if (!object.mesh.empty() && !meshes.count(object.mesh)) {
+        std::string hint;
+        size_t best = 3;
+        for (const auto& [name, mesh] : meshes) {
+          const size_t distance = edit_distance(object.mesh, name);
+          if (distance < best && distance <= (object.mesh.size() >= 8 ? 2u : 1u)) {
+            best = distance;
+            hint = "; did you mean " + ticked(name) + "?";
+          }
+        }
+        report("E0106", object.mesh_pos,
+               "object " + label(object.name, object.pos) + " names mesh " + ticked(object.mesh) +
+                   ", and the scene has no such [[mesh]]" + hint);
+      }
+    }
+  }
+
+  std::string file_;
+  DiagnosticSink& sink_;
+};
+
+}  // namespace
+
+Scene parse_scene(std::string_view text, const std::filesystem::path& file_name,
+                  DiagnosticSink& sink) {
+  Scene scene;
+  scene.file = file_name;
+  scene.folder = file_name.parent_path();
+  const std::string file = file_name.string();
+  sink.add_source(file, std::string(text));
+  toml::table root;
+  try {
+    root = toml::parse(text, file);
+  } catch (const toml::parse_error& error) {
+    const SourcePos pos = to_pos(error.source().begin);
+    sink.report("E0001", file, pos.line, pos.col, std::string(error.description()));
+    return scene;
+  }
+  Reader(file, sink).read(root, &scene);
+  return scene;
+}
+
+Scene read_scene(const std::filesystem::path& file, DiagnosticSink& sink) {
+  std::error_code ec;
+  const bool folder = std::filesystem::is_directory(file, ec);
+  std::ifstream in(file, std::ios::binary);
+  if (folder || !in) {
+    Scene scene;
+    scene.file = file;
+    scene.folder = file.parent_path();
+    sink.report("E0002", file.string(), 0, 0,
+                folder ? "the scene file is a folder" : "cannot open the scene file");
+    return scene;
+  }
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) {
+    Scene scene;
+    scene.file = file;
+    scene.folder = file.parent_path();
+    sink.report("E0002", file.string(), 0, 0, "cannot read the scene file");
+    return scene;
+  }
+  return parse_scene(text, file, sink);
+}
+
+const SceneMesh* find_mesh(const Scene& scene, std::string_view name) {
+  for (const SceneMesh& mesh : scene.meshes) {
+    if (mesh.name == name) return &mesh;
+  }
+  return nullptr;
+}
+
+}  // namespace animpack

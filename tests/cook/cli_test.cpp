@@ -1,0 +1,153 @@
+// The `animpack` command line: exit codes, formats, no partial output, --help/--version.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+CliRun run(const std::string& args) {
+  CliRun r;
+  const std::string command = std::string(ANIMPACK_EXE) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.output.append(buf.data(), n);
+  const int status = pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string data(const char* name) {
+  return (fs::path(ANIMPACK_SOURCE_DIR) / "tests/data/cook" / name).string();
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("animpack_cli_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(Cli, ACleanCookExitsZeroAndWritesThePackAndDepfile) {
+  const fs::path out = dir_ / "good.anpk";
+  const CliRun r = run("cook " + data("good.toml") + " -o " + out.string() + " --depfile " +
+                       out.string() + ".d");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(fs::exists(out));
+  EXPECT_TRUE(fs::exists(out.string() + ".d"));
+  const CliRun inspect = run("inspect " + out.string());
+  EXPECT_EQ(inspect.status, 0) << inspect.output;
+  for (const char* s : {"meshes: 3", "rigs: 2", "skin rig", "node rig", "sprite sheets: 1",
+                        "objects: 4", "clip run: 6 frames", "bender: mesh 0"}) {
+    EXPECT_NE(inspect.output.find(s), std::string::npos) << s << "\n" << inspect.output;
+  }
+}
+
+TEST_F(Cli, ErrorsExitOneWithGccDiagnosticsAndACaret) {
+  const CliRun r = run("check " + data("unknown_clip.toml"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("unknown_clip.toml:13:1: error: mesh skin has no clip Jog"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("   13 | clip = \"Jog\"\n      | ^"), std::string::npos) << r.output;
+}
+
+TEST_F(Cli, GithubFormatPrintsWorkflowCommands) {
+  const CliRun r = run("check --format github " + data("unknown_blend_clip.toml"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("::error file=" + data("unknown_blend_clip.toml") +
+                          ",line=13,col=52,title=E0202::"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST_F(Cli, JsonFormatPrintsOneObjectPerDiagnostic) {
+  const CliRun r = run("check --format json " + data("several.toml"));
+  EXPECT_EQ(r.status, 1);
+  size_t objects = 0;
+  for (size_t at = r.output.find("{\"file\""); at != std::string::npos;
+       at = r.output.find("{\"file\"", at + 1))
+    ++objects;
+  EXPECT_EQ(objects, 4u) << r.output;
+  EXPECT_NE(r.output.find("\"line\":21,\"column\":25,\"severity\":\"error\",\"code\":\"E0203\""),
+            std::string::npos)
+      << r.output;
+}
+
+TEST_F(Cli, AFailedCookLeavesNoOutputAndKeepsAPreviousGoodPack) {
+  const fs::path out = dir_ / "scene.anpk";
+  ASSERT_EQ(run("cook " + data("good.toml") + " -o " + out.string()).status, 0);
+  const auto size = fs::file_size(out);
+  const CliRun r = run("cook " + data("several.toml") + " -o " + out.string() + " --depfile " +
+                       out.string() + ".d");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(fs::file_size(out), size) << "the previous pack is untouched";
+  EXPECT_FALSE(fs::exists(out.string() + ".d"));
+  const fs::path fresh = dir_ / "fresh.anpk";
+  EXPECT_EQ(run("cook " + data("several.toml") + " -o " + fresh.string()).status, 1);
+  EXPECT_FALSE(fs::exists(fresh));
+  for (const auto& e : fs::directory_iterator(dir_)) {
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+  }
+}
+
+TEST_F(Cli, WarningsPassUnlessDenied) {
+  const fs::path out = dir_ / "w.anpk";
+  EXPECT_EQ(run("cook " + data("event_past_end.toml") + " -o " + out.string()).status, 0);
+  EXPECT_TRUE(fs::exists(out));
+  const fs::path denied = dir_ / "denied.anpk";
+  EXPECT_EQ(
+      run("cook --deny-warnings " + data("event_past_end.toml") + " -o " + denied.string()).status,
+      1);
+  EXPECT_FALSE(fs::exists(denied));
+}
+
+TEST_F(Cli, UsageAndIoProblemsExitTwo) {
+  EXPECT_EQ(run("").status, 2);
+  EXPECT_EQ(run("frobnicate").status, 2);
+  EXPECT_EQ(run("cook " + data("good.toml")).status, 2) << "no -o";
+  EXPECT_EQ(run("cook --bogus " + data("good.toml") + " -o x").status, 2);
+  EXPECT_EQ(run("check --format xml " + data("good.toml")).status, 2);
+  EXPECT_EQ(run("check /nonexistent/scene.toml").status, 2);
+  EXPECT_EQ(run("inspect /nonexistent/pack.anpk").status, 2);
+  EXPECT_EQ(run("cook " + data("good.toml") + " -o /nonexistent/dir/x.anpk").status, 2);
+}
+
+TEST_F(Cli, InspectRefusesACorruptPackWithExitOne) {
+  const fs::path bad = dir_ / "bad.anpk";
+  std::ofstream(bad) << "not a pack at all, really not";
+  const CliRun r = run("inspect " + bad.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("bad pack"), std::string::npos) << r.output;
+}
+
+TEST_F(Cli, EverySubcommandHasHelpAndThereIsAVersion) {
+  for (const char* sub : {"cook", "check", "inspect"}) {
+    const CliRun r = run(std::string(sub) + " --help");
+    EXPECT_EQ(r.status, 0) << sub;
+    EXPECT_NE(r.output.find(std::string("usage: animpack ") + sub), std::string::npos) << r.output;
+  }
+  EXPECT_EQ(run("--help").status, 0);
+  const CliRun v = run("--version");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_NE(v.output.find("animpack 0.1.0 (pack format 1)"), std::string::npos) << v.output;
+}
+
+}  // namespace

@@ -1,0 +1,183 @@
+// The cooker's cross-checks against the assets: a table of bad scenes in tests/data/cook/
+// (each opens with `# expect: CODE LINE:COL [FILE]` lines: exactly the errors and warnings
+// it must give, in source order; notes are not listed), a good scene over corpus models,
+// depfiles and byte-identical packs.
+#include "animpack/compiler/cook.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "animpack/compiler/pack_writer.h"
+#include "animpack/pack.h"
+
+namespace animpack {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path data(const char* name = "") {
+  return fs::path(ANIMPACK_SOURCE_DIR) / "tests/data/cook" / name;
+}
+
+struct Expected {
+  std::string code, file;
+  int line = 0, col = 0;
+  friend bool operator==(const Expected&, const Expected&) = default;
+};
+
+std::string show(const std::vector<Expected>& v) {
+  std::string s;
+  for (const Expected& e : v) {
+    s += e.code + " " + std::to_string(e.line) + ":" + std::to_string(e.col) + " " + e.file + "\n";
+  }
+  return s;
+}
+
+std::vector<Expected> expected_of(const fs::path& scene) {
+  std::ifstream in(scene);
+  std::vector<Expected> out;
+  std::string line;
+  while (std::getline(in, line) && line.rfind("# expect:", 0) == 0) {
+    std::istringstream ss(line.substr(9));
+    Expected e;
+    char colon = 0;
+    ss >> e.code >> e.line >> colon >> e.col;
+    std::string file;
+    e.file = (ss >> file) ? (scene.parent_path() / file).string() : scene.string();
+    out.push_back(e);
+  }
+  return out;
+}
+
+std::vector<Expected> actual_of(const DiagnosticSink& sink) {
+  std::vector<Expected> out;
+  for (const Diagnostic& d : sink.diagnostics()) {
+    if (d.severity == Severity::kNote) continue;
+    out.push_back({d.code, d.file, d.line, d.col});
+  }
+  return out;
+}
+
+std::vector<fs::path> bad_scenes() {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(data())) {
+    if (e.path().extension() == ".toml" && e.path().filename() != "good.toml")
+      files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+class BadCookScene : public ::testing::TestWithParam<fs::path> {};
+
+TEST_P(BadCookScene, ReportsExactlyItsDiagnosticsAtTheirKeys) {
+  const fs::path scene = GetParam();
+  const std::vector<Expected> want = expected_of(scene);
+  ASSERT_FALSE(want.empty()) << scene << " has no expect lines";
+  DiagnosticSink sink;
+  (void)cook_scene(scene, sink);
+  sink.sort();
+  EXPECT_EQ(show(actual_of(sink)), show(want)) << format_diagnostics(sink, DiagnosticFormat::kGcc);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, BadCookScene, ::testing::ValuesIn(bad_scenes()),
+                         [](const ::testing::TestParamInfo<fs::path>& info) {
+                           return info.param.stem().string();
+                         });
+
+TEST(BadCookSceneCorpus, CoversEveryAssetCheck) {
+  std::set<std::string> seen;
+  for (const fs::path& f : bad_scenes()) {
+    for (const Expected& e : expected_of(f)) seen.insert(e.code);
+  }
+  for (const char* code : {"E0201", "E0202", "E0203", "W0204", "E0205", "E0206", "E0207"}) {
+    EXPECT_TRUE(seen.count(code)) << code << " has no bad scene";
+  }
+}
+
+TEST(BadCookScene, AGltfProblemAlsoNotesTheSceneKeyThatNamedTheFile) {
+  DiagnosticSink sink;
+  (void)cook_scene(data("invalid_gltf.toml"), sink);
+  sink.sort();
+  bool note = false;
+  for (const Diagnostic& d : sink.diagnostics()) {
+    if (d.severity == Severity::kNote) {
+      note = true;
+      EXPECT_EQ(d.line, 7);
+      EXPECT_EQ(d.col, 1);
+    }
+    if (d.severity == Severity::kError) {
+      EXPECT_NE(d.message.find("/animations/0/samplers/0"), std::string::npos) << d.message;
+    }
+  }
+  EXPECT_TRUE(note);
+}
+
+TEST(Cook, AGoodSceneOverCorpusModelsCooksClean) {
+  DiagnosticSink sink;
+  const CookOutput out = cook_scene(data("good.toml"), sink);
+  EXPECT_TRUE(sink.diagnostics().empty()) << format_diagnostics(sink, DiagnosticFormat::kGcc);
+  ASSERT_EQ(out.pack.meshes.size(), 3u);
+  ASSERT_EQ(out.pack.rigs.size(), 2u);
+  EXPECT_FALSE(out.pack.rigs[0].node_rig);  // SimpleSkin
+  EXPECT_TRUE(out.pack.rigs[1].node_rig);   // BoxAnimated
+  EXPECT_EQ(out.pack.meshes[2].rig, -1);    // the static triangle
+  ASSERT_EQ(out.pack.sheets.size(), 1u);
+  EXPECT_EQ(out.pack.sheets[0].sheet.atlas().frame_count(), 7u);
+  ASSERT_EQ(out.pack.objects.size(), 4u);
+  EXPECT_EQ(out.pack.objects[0].animation.events.size(), 1u);
+  EXPECT_EQ(out.pack.objects[0].animation.speed, 2.0f);
+  EXPECT_EQ(out.pack.objects[1].animation.playback, Playback::kPingPong);
+  EXPECT_FALSE(out.pack.objects[2].animated);
+  EXPECT_EQ(out.pack.objects[3].animation.sprite_sheet, 0);
+  // The sprite event sits on its clip.
+  EXPECT_EQ(out.pack.sheets[0].sheet.clips()[1].events()[0].name, "step");
+
+  // What the runtime opens is what was cooked.
+  auto pack = Pack::from_bytes(write_pack(out.pack));
+  ASSERT_TRUE(pack) << pack.error().message();
+  EXPECT_EQ(pack->objects()[0].animation.events[0].name, "bend");
+}
+
+TEST(Cook, TheDepfileNamesEveryInputRead) {
+  DiagnosticSink sink;
+  const CookOutput out = cook_scene(data("good.toml"), sink);
+  const std::string dep = make_depfile("out dir/good.anpk", out.inputs);
+  EXPECT_EQ(dep.rfind("out\\ dir/good.anpk:", 0), 0u) << dep;
+  for (const char* input : {"good.toml", "models/SimpleSkin.gltf", "models/BoxAnimated.gltf",
+                            "models/triangle.gltf", "art/gabe-idle-run.png"}) {
+    EXPECT_NE(dep.find((data() / input).lexically_normal().string()), std::string::npos)
+        << input << "\n"
+        << dep;
+  }
+}
+
+TEST(Cook, TheDepfileNamesExternalBufferFiles) {
+  DiagnosticSink sink;
+  const CookOutput out = cook_scene(data("invalid_gltf.toml"), sink);
+  const std::string dep = make_depfile("x.anpk", out.inputs);
+  EXPECT_NE(dep.find("invalid_input_values.bin"), std::string::npos) << dep;
+}
+
+TEST(Cook, CookingTwiceGivesByteIdenticalPacks) {
+  DiagnosticSink a, b;
+  const std::vector<uint8_t> first = write_pack(cook_scene(data("good.toml"), a).pack);
+  const std::vector<uint8_t> second = write_pack(cook_scene(data("good.toml"), b).pack);
+  EXPECT_EQ(first, second);
+}
+
+TEST(Cook, TheDemoSceneCooksClean) {
+  DiagnosticSink sink;
+  const CookOutput out = cook_scene(fs::path(ANIMPACK_SOURCE_DIR) / "assets/demo/scene.toml", sink);
+  EXPECT_TRUE(sink.diagnostics().empty()) << format_diagnostics(sink, DiagnosticFormat::kGcc);
+  EXPECT_EQ(out.pack.objects.size(), 4u);
+  EXPECT_EQ(out.pack.rigs[0].rig.clip_count(), 3) << "the Fox: Survey, Walk, Run";
+}
+
+}  // namespace
+}  // namespace animpack
