@@ -86,8 +86,8 @@ TEST_P(BadCookScene, ReportsExactlyItsDiagnosticsAtTheirKeys) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, BadCookScene, ::testing::ValuesIn(bad_scenes()),
-                         [](const ::testing::TestParamInfo<fs::path>& info) {
-                           return info.param.stem().string();
+                         [](const ::testing::TestParamInfo<fs::path>& param) {
+                           return param.param.stem().string();
                          });
 
 TEST(BadCookSceneCorpus, CoversEveryAssetCheck) {
