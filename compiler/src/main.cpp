@@ -11,6 +11,8 @@
 #include "animpack/compiler/diagnostics.h"
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
+#include "play_commands.h"
+#include "preview_command.h"
 
 #ifndef ANIMPACK_VERSION
 #define ANIMPACK_VERSION "0.0.0"
@@ -32,6 +34,11 @@ const char* const kUsage =
     "  cook SCENE.toml -o OUT.anpk   check a scene and every asset it names, write one pack\n"
     "  check SCENE.toml              every check of cook, no output file\n"
     "  inspect PACK.anpk             what a pack holds\n"
+    "  play PACK.anpk --ticks N      step the scene: events and poses per tick [--script F]\n"
+    "  pose PACK.anpk --object NAME --tick T [--json]\n"
+    "                                one object's joints and vertices at a tick\n"
+    "  preview PACK.anpk --object NAME -o OUT.png\n"
+    "                                traced filmstrips of an object's clips as one PNG\n"
     "\n"
     "  animpack <command> --help     the command's options\n"
     "  animpack --version            the version\n"
@@ -305,6 +312,9 @@ int main(int argc, char** argv) {
   if (command == "cook") return cook_or_check(argc - 2, argv + 2, true);
   if (command == "check") return cook_or_check(argc - 2, argv + 2, false);
   if (command == "inspect") return inspect(argc - 2, argv + 2);
+  if (command == "play") return play_main(argc - 2, argv + 2);
+  if (command == "pose") return pose_main(argc - 2, argv + 2);
+  if (command == "preview") return preview_command(argc - 2, argv + 2);
   std::fprintf(stderr, "animpack: unknown command '%s'\n\n%s", argv[1], kUsage);
   return kExitUsage;
 }

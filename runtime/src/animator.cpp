@@ -1,12 +1,15 @@
 #include "animpack/animator.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "kernels.h"
 
 namespace animpack {
 namespace {
+
+using kernel::v4;
 
 constexpr int kSlots = kMaxMixes * kMaxLayers;
 
@@ -29,6 +32,47 @@ void blend_property(Trs& a, Property p, const Vec4& b, float w) {
   }
 }
 
+// Sets a rotation to q (w >= 1) or mixes q in by w: blend_property's rotation case.
+void put_rotation(Quat& rotation, v4 q, float w) {
+  if (w < 1.0f) q = kernel::nlerp4(kernel::load_q(rotation), q, w);
+  kernel::store_q(rotation, q);
+}
+
+// Rotations on slerp's wide path (kernel::slerp_wide: det::atan2 and det::sin, long
+// chains of dependent operations), held back and run as one batch so that their
+// chains overlap. Animator::sample_layer runs the batch when its layer is done, when
+// it is full, and before any later channel writes one of its rotations, so every
+// rotation still sees its writes in channel order.
+class WideRotations {
+ public:
+  // Queues a wide pair (rotation_keys()) whose slerp goes to `rotation`: set, or
+  // mixed in by w.
+  void add(const kernel::SlerpPair& keys, Quat& rotation, float w) {
+    if (count_ == kernel::kMaxSlerpBatch) run(w);
+    pairs_[count_] = keys;
+    targets_[count_++] = &rotation;
+  }
+  // Runs the batch if it holds `rotation`, which is about to be written.
+  void before_writing(const Quat& rotation, float w) {
+    for (int i = 0; i < count_; ++i) {
+      if (targets_[i] == &rotation) return run(w);
+    }
+  }
+  // Runs and empties the batch.
+  void run(float w) {
+    if (count_ == 0) return;
+    v4 q[kernel::kMaxSlerpBatch];
+    kernel::slerp_wide(pairs_, count_, q);
+    for (int i = 0; i < count_; ++i) put_rotation(*targets_[i], q[i], w);
+    count_ = 0;
+  }
+
+ private:
+  kernel::SlerpPair pairs_[kernel::kMaxSlerpBatch];
+  Quat* targets_[kernel::kMaxSlerpBatch];
+  int count_ = 0;
+};
+
 void set_property(Trs& a, Property p, const Vec4& v) {
   switch (p) {
     case Property::kTranslation:
@@ -49,9 +93,11 @@ void blend_trs(Trs& a, const Trs& b, float w) {
     return;
   }
   if (w <= 0.0f) return;
-  a.translation = lerp(a.translation, b.translation, w);
-  a.rotation = kernel::nlerp(a.rotation, b.rotation, w);
-  a.scale = lerp(a.scale, b.scale, w);
+  // lerp, nlerp, lerp as in math.h, four lanes at a time.
+  using kernel::load3, kernel::load_q;
+  kernel::store3(a.translation, kernel::lerp4(load3(a.translation), load3(b.translation), w));
+  kernel::store_q(a.rotation, kernel::nlerp4(load_q(a.rotation), load_q(b.rotation), w));
+  kernel::store3(a.scale, kernel::lerp4(load3(a.scale), load3(b.scale), w));
 }
 
 // Positions base + k * period (k >= 0, k <= k_max) of one mark, in increasing order.
@@ -482,33 +528,61 @@ void Animator::sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose) {
   const float w = layer.weight;
   if (w <= 0.0f) return;
   const auto channels = clip.channels();
-  // Channels that share their key times (Clip::add_channel shares equal ones) share
-  // the key search and the fraction u: same k, same u, same bits as sample().
-  const float* shared = nullptr;
-  size_t shared_n = 0, k = 0;
-  float u = 0.0f;
+  WideRotations wide;
+  // A LINEAR channel whose times[k] and times[k + 1] have the bits of the bracket
+  // found for the channel before it reuses that key search and fraction u. Key times
+  // are strictly ascending, so k is then its own bracket as well, t lies inside its
+  // keys, and find_key and (t - t0) / (t1 - t0) would give the same k and u: the same
+  // bits as sample(). This holds whether the channels share one times array
+  // (Clip::add_channel shares equal ones; then the pointer says it at once) or each has
+  // its own (a pack's views).
+  const float* times = nullptr;  // the previous channel's times when it bracketed t
+  size_t k = 0;
+  float u = 0.0f, s = 1.0f;
+  uint32_t t0 = 0, t1 = 0;  // bits of its times[k] and times[k + 1]
   for (size_t c = 0; c < channels.size(); ++c) {
     const Channel& ch = channels[c];
-    Vec4 v;
-    if (ch.times.data() == shared && ch.times.size() == shared_n &&
-        ch.interpolation == Interpolation::kLinear) {
-      layer.cursors[c] = static_cast<uint32_t>(k);
-      v = kernel::linear_value(ch, k, u);
-    } else if (kernel::linear_interior(ch, t, &layer.cursors[c], &k, &u)) {
-      shared = ch.times.data();
-      shared_n = ch.times.size();
-      v = kernel::linear_value(ch, k, u);
-    } else {
-      shared = nullptr;
-      v = kernel::sample_general(ch, t, &layer.cursors[c]);
-    }
     Trs& target = pose[ch.joint];
-    if (w >= 1.0f) {
-      set_property(target, ch.property, v);
+    if (times != nullptr && ch.interpolation == Interpolation::kLinear &&
+        (ch.times.data() == times ||
+         (k + 1 < ch.times.size() && std::bit_cast<uint32_t>(ch.times[k]) == t0 &&
+          std::bit_cast<uint32_t>(ch.times[k + 1]) == t1))) {
+      layer.cursors[c] = static_cast<uint32_t>(k);
+    } else if (kernel::linear_interior(ch, t, &layer.cursors[c], &k, &u)) {
+      times = ch.times.data();
+      t0 = std::bit_cast<uint32_t>(ch.times[k]);
+      t1 = std::bit_cast<uint32_t>(ch.times[k + 1]);
+      s = 1.0f - u;
     } else {
-      blend_property(target, ch.property, v, w);
+      times = nullptr;
+      const Vec4 v = kernel::sample_general(ch, t, &layer.cursors[c]);
+      if (ch.property == Property::kRotation) wide.before_writing(target.rotation, w);
+      if (w >= 1.0f) {
+        set_property(target, ch.property, v);
+      } else {
+        blend_property(target, ch.property, v, w);
+      }
+      continue;
+    }
+    // LINEAR between keys k and k + 1: the value (kernel::linear_value), then set or
+    // mixed in by w (set_property / blend_property), in registers.
+    if (ch.property == Property::kRotation) {
+      const kernel::SlerpPair keys = kernel::rotation_keys(ch.values.data() + 4 * k, u);
+      wide.before_writing(target.rotation, w);
+      v4 q;
+      if (kernel::rotation_narrow(keys, u, s, &q)) {
+        put_rotation(target.rotation, q, w);
+      } else {
+        wide.add(keys, target.rotation, w);
+      }
+    } else {
+      v4 v = kernel::linear_vec3(ch.values.data() + 3 * k, u, s);
+      Vec3& dst = ch.property == Property::kTranslation ? target.translation : target.scale;
+      if (w < 1.0f) v = kernel::lerp4(kernel::load3(dst), v, w);
+      kernel::store3(dst, v);
     }
   }
+  wide.run(w);
 }
 
 void Animator::evaluate(int64_t tick) {
@@ -532,10 +606,8 @@ void Animator::evaluate(int64_t tick) {
     const float w = mix_weight(m, tick);
     for (size_t j = 0; j < locals_.size(); ++j) blend_trs(locals_[j], mix_pose_[j], w);
   }
-  const Skeleton& skeleton = rig_->skeleton();
-  // Sizes were fixed at create(); these cannot fail.
-  (void)local_to_global(skeleton, locals_, globals_);
-  (void)global_to_palette(skeleton, globals_, palette_);
+  // local_to_global and global_to_palette in one pass (sizes were fixed at create()).
+  kernel::local_to_palette(rig_->skeleton(), locals_, globals_, palette_);
 }
 
 }  // namespace animpack

@@ -136,29 +136,6 @@ Vec4 key_value(const Channel& ch, size_t k, int width) {
   return load(ch.values.data() + k * stride, width);
 }
 
-// Index k with times[k] <= t < times[k + 1]; 0 <= k < n - 1. Needs times[0] <= t < times[n-1].
-size_t find_key(std::span<const float> times, float t, uint32_t* cursor) {
-  const size_t n = times.size();
-  size_t k = *cursor;
-  if (k < n - 1 && times[k] <= t) {
-    // Forward playback: usually the same or the next key.
-    while (k + 1 < n - 1 && times[k + 1] <= t) {
-      ++k;
-      if (k - *cursor > 4) {  // a long jump: search the rest
-        k = static_cast<size_t>(
-                std::upper_bound(times.begin() + static_cast<std::ptrdiff_t>(k), times.end(), t) -
-                times.begin()) -
-            1;
-        break;
-      }
-    }
-  } else {
-    k = static_cast<size_t>(std::upper_bound(times.begin(), times.end(), t) - times.begin()) - 1;
-  }
-  *cursor = static_cast<uint32_t>(k);
-  return k;
-}
-
 }  // namespace
 
 Vec4 sample(const Channel& ch, float t, uint32_t* cursor) { return kernel::sample(ch, t, cursor); }
@@ -174,7 +151,7 @@ Vec4 kernel::sample_general(const Channel& ch, float t, uint32_t* cursor) {
     *cursor = static_cast<uint32_t>(n - 1);
     return key_value(ch, n - 1, width);
   }
-  const size_t k = find_key(ch.times, t, cursor);
+  const size_t k = kernel::find_key_fast(ch.times.data(), n, t, cursor);
   if (ch.interpolation == Interpolation::kStep) return key_value(ch, k, width);
 
   const float t0 = ch.times[k];

@@ -2,56 +2,275 @@
 // the same IEEE operations in the same order as the public functions in
 // math.cpp and clip.cpp, so every result keeps its bits. Only runtime sources
 // include this, and they are built with -ffp-contract=off; a public inline
-// header would be compiled with the user's flags. GCC/Clang vector extensions:
-// each lane is one IEEE single-precision operation.
+// header would be compiled with the user's flags.
+//
+// GCC/Clang vector extensions: a v4 holds four floats and each lane of an
+// arithmetic operation is one IEEE single-precision operation, exactly what the
+// scalar code does per component. Sums across lanes (dot products, lengths) are
+// written out lane by lane in the scalar order, ((x + y) + z) + w. Negation and
+// the bit masks below are exact. Nothing here is reassociated or fused.
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <span>
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 #include "animpack/clip.h"
 #include "animpack/math.h"
+#include "animpack/scalar.h"
+#include "animpack/skeleton.h"
 
 namespace animpack::kernel {
 
-inline Quat normalize_q(Quat q) {
-  const float len = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-  if (len == 0.0f) return Quat{};
-  const float inv = 1.0f / len;
-  return {q.x * inv, q.y * inv, q.z * inv, q.w * inv};
-}
-
-inline Quat nlerp(Quat a, Quat b, float t) {
-  if (dot(a, b) < 0.0f) b = {-b.x, -b.y, -b.z, -b.w};
-  const float u = 1.0f - t;
-  return normalize_q(
-      Quat{a.x * u + b.x * t, a.y * u + b.y * t, a.z * u + b.z * t, a.w * u + b.w * t});
-}
-
 typedef float v4 __attribute__((vector_size(16)));
+typedef int32_t v4i __attribute__((vector_size(16)));
+typedef double v2d __attribute__((vector_size(16)));
+typedef int64_t v2i64 __attribute__((vector_size(16)));
+
 inline v4 load4(const float *p) {
   v4 r;
   std::memcpy(&r, p, 16);
   return r;
 }
 inline void store4(float *p, v4 v) { std::memcpy(p, &v, 16); }
+inline v4 splat(float f) { return v4{f, f, f, f}; }
 
-inline void mul_affine(const Mat4 &a, const Mat4 &b, Mat4 &r) {
-  const v4 a0 = load4(a.m), a1 = load4(a.m + 4), a2 = load4(a.m + 8), a3 = load4(a.m + 12);
-  v4 c0 = a0 * b.m[0] + a1 * b.m[1] + a2 * b.m[2];
-  v4 c1 = a0 * b.m[4] + a1 * b.m[5] + a2 * b.m[6];
-  v4 c2 = a0 * b.m[8] + a1 * b.m[9] + a2 * b.m[10];
-  v4 c3 = a0 * b.m[12] + a1 * b.m[13] + a2 * b.m[14] + a3;
-  c0[3] = 0.0f;
-  c1[3] = 0.0f;
-  c2[3] = 0.0f;
-  c3[3] = 1.0f;
-  store4(r.m, c0);
-  store4(r.m + 4, c1);
-  store4(r.m + 8, c2);
-  store4(r.m + 12, c3);
+// x, y, z of three consecutive floats at p, lane 3 unspecified; reads p[-1] .. p[2],
+// so p[-1] must be readable (it is in every use below).
+inline v4 load3_after(const float *p) {
+  const v4 r = load4(p - 1);
+  return __builtin_shufflevector(r, r, 1, 2, 3, 3);
+}
+// A Vec3 in lanes 0..2, lane 3 zero: an 8-byte and a 4-byte load. Reading exactly
+// these 12 bytes never spans an earlier store that only partly overlaps them (which
+// would stall store forwarding, as a 16-byte load over a Trs's scale would).
+inline v4 load3(const Vec3 &v) {
+  int64_t xy;
+  std::memcpy(&xy, &v, 8);
+  const v4 lo = (v4)(v2i64{xy, 0});
+  const v4 hi = {v.z, 0.0f, 0.0f, 0.0f};
+  return __builtin_shufflevector(lo, hi, 0, 1, 4, 5);
+}
+// Lanes 0..2 into a Vec3: an 8-byte and a 4-byte store.
+inline void store3(Vec3 &v, v4 x) {
+  const int64_t xy = ((v2i64)x)[0];
+  std::memcpy(static_cast<void *>(&v), &xy, 8);  // Vec3 is trivially copyable
+  v.z = x[2];
+}
+inline v4 load_q(const Quat &q) {
+  v4 r;
+  std::memcpy(&r, &q, 16);
+  return r;
+}
+inline void store_q(Quat &q, v4 x) { std::memcpy(static_cast<void *>(&q), &x, 16); }
+
+// ((a0 b0 + a1 b1) + a2 b2) + a3 b3, as dot(Quat, Quat).
+inline float dot4(v4 a, v4 b) {
+  const v4 p = a * b;
+  return ((p[0] + p[1]) + p[2]) + p[3];
 }
 
+// normalize(Quat): q / |q|, a zero quaternion becomes the identity.
+inline v4 normalize4(v4 q) {
+  const float len = std::sqrt(dot4(q, q));
+  if (len == 0.0f) return v4{0.0f, 0.0f, 0.0f, 1.0f};
+  const float inv = 1.0f / len;
+  return q * inv;
+}
+
+// nlerp(Quat, Quat, t): the shorter way, normalised.
+inline v4 nlerp4(v4 a, v4 b, float t) {
+  if (dot4(a, b) < 0.0f) b = -b;
+  const float u = 1.0f - t;
+  return normalize4(a * u + b * t);
+}
+
+// normalize(Vec3) of lanes 0..2 (lane 3 unspecified): len = sqrt((x x + y y) + z z),
+// then v (1 / len); a vector whose length is zero comes back unchanged.
+inline v4 normalize3(v4 v) {
+  const float len = std::sqrt((v[0] * v[0] + v[1] * v[1]) + v[2] * v[2]);
+  if (len == 0.0f) return v;
+  const float inv = 1.0f / len;
+  return v * inv;
+}
+
+// sqrt of each lane (one IEEE square root per lane, as std::sqrt).
+inline v4 sqrt4(v4 x) {
+#if defined(__SSE__)
+  return (v4)_mm_sqrt_ps((__m128)x);
+#else
+  return v4{std::sqrt(x[0]), std::sqrt(x[1]), std::sqrt(x[2]), std::sqrt(x[3])};
+#endif
+}
+
+// normalize3 of four vectors at once (lanes 0..2 of each; lane 3 comes back
+// unspecified): transposed so that lane i holds vector i, then the same operations.
+inline void normalize3x4(v4 v[4]) {
+  const v4 lo01 = __builtin_shufflevector(v[0], v[1], 0, 4, 1, 5);  // x0 x1 y0 y1
+  const v4 lo23 = __builtin_shufflevector(v[2], v[3], 0, 4, 1, 5);  // x2 x3 y2 y3
+  const v4 hi01 = __builtin_shufflevector(v[0], v[1], 2, 6, 3, 7);  // z0 z1 . .
+  const v4 hi23 = __builtin_shufflevector(v[2], v[3], 2, 6, 3, 7);  // z2 z3 . .
+  const v4 x = __builtin_shufflevector(lo01, lo23, 0, 1, 4, 5);
+  const v4 y = __builtin_shufflevector(lo01, lo23, 2, 3, 6, 7);
+  const v4 z = __builtin_shufflevector(hi01, hi23, 0, 1, 4, 5);
+  const v4 len = sqrt4((x * x + y * y) + z * z);
+  const v4 inv = splat(1.0f) / len;
+  const v4i zero = len == splat(0.0f);  // these keep their input
+  const v4 nx = (v4)((zero & (v4i)x) | (~zero & (v4i)(x * inv)));
+  const v4 ny = (v4)((zero & (v4i)y) | (~zero & (v4i)(y * inv)));
+  const v4 nz = (v4)((zero & (v4i)z) | (~zero & (v4i)(z * inv)));
+  // Back to one vector per register.
+  const v4 xy01 = __builtin_shufflevector(nx, ny, 0, 4, 1, 5);  // x0 y0 x1 y1
+  const v4 xy23 = __builtin_shufflevector(nx, ny, 2, 6, 3, 7);  // x2 y2 x3 y3
+  v[0] = __builtin_shufflevector(xy01, nz, 0, 1, 4, 4);
+  v[1] = __builtin_shufflevector(xy01, nz, 2, 3, 5, 5);
+  v[2] = __builtin_shufflevector(xy23, nz, 0, 1, 6, 6);
+  v[3] = __builtin_shufflevector(xy23, nz, 2, 3, 7, 7);
+}
+
+// lerp(Vec3, Vec3, t) lane by lane: a (1 - t) + b t.
+inline v4 lerp4(v4 a, v4 b, float t) {
+  const float u = 1.0f - t;
+  return a * u + b * t;
+}
+
+// A Quat to and from a v4. The x86-64 ABI passes a Quat by value as two 8-byte
+// halves in two registers; g++ spills them and reloads one 16-byte value, a load that
+// store forwarding cannot serve (a stall of about 15 cycles per argument). Two 8-byte
+// lane loads (movlps, movhps) let it join the halves in registers instead.
+inline v4 to_v4(const Quat &q) {
+#if defined(__SSE__)
+  __m128 r = _mm_setzero_ps();
+  r = _mm_loadl_pi(r, reinterpret_cast<const __m64 *>(&q.x));
+  r = _mm_loadh_pi(r, reinterpret_cast<const __m64 *>(&q.z));
+  return (v4)r;
+#else
+  return v4{q.x, q.y, q.z, q.w};
+#endif
+}
+inline Quat to_quat(v4 v) { return Quat{v[0], v[1], v[2], v[3]}; }
+
+inline Quat normalize_q(Quat q) { return to_quat(normalize4(to_v4(q))); }
+inline Quat nlerp(Quat a, Quat b, float t) { return to_quat(nlerp4(to_v4(a), to_v4(b), t)); }
+
+// The wide-angle part of slerp(): a and b (already the shorter way) with
+// d = dot(a, b) in [0, 0.9995] and 0 < t < 1.
+struct SlerpPair {
+  v4 a, b;
+  float d, t;
+};
+inline constexpr int kMaxSlerpBatch = 16;
+
+// slerp() of each of n <= kMaxSlerpBatch wide pairs into out[i]: theta = acos(d),
+// formed as atan2(sin, cos) in double, and each lane a w0 + b w1 in double, rounded to
+// float, with w0 = sin((1 - t) theta) / sin(theta) and w1 = sin(t theta) / sin(theta).
+// Staged over the pairs (every square root, then every atan2, ...) so that the pairs'
+// long chains of dependent operations overlap; each pair gets exactly the operations
+// it would get alone.
+inline void slerp_wide(const SlerpPair *pairs, int n, v4 *out) {
+  double s[kMaxSlerpBatch], theta[kMaxSlerpBatch], w0[kMaxSlerpBatch], w1[kMaxSlerpBatch];
+  for (int i = 0; i < n; ++i) {
+    const double dd = pairs[i].d;
+    s[i] = std::sqrt(1.0 - dd * dd);  // det::sqrt is IEEE sqrt
+  }
+  for (int i = 0; i < n; ++i) theta[i] = det::atan2(s[i], static_cast<double>(pairs[i].d));
+  for (int i = 0; i < n; ++i) {
+    w0[i] = det::sin((1.0 - pairs[i].t) * theta[i]) / s[i];
+    w1[i] = det::sin(pairs[i].t * theta[i]) / s[i];
+  }
+  for (int i = 0; i < n; ++i) {
+    const v4 a = pairs[i].a, b = pairs[i].b;
+    const v2d a_lo = {a[0], a[1]}, a_hi = {a[2], a[3]};
+    const v2d b_lo = {b[0], b[1]}, b_hi = {b[2], b[3]};
+    const v2d lo = a_lo * w0[i] + b_lo * w1[i];
+    const v2d hi = a_hi * w0[i] + b_hi * w1[i];
+    out[i] = v4{static_cast<float>(lo[0]), static_cast<float>(lo[1]), static_cast<float>(hi[0]),
+                static_cast<float>(hi[1])};
+  }
+}
+
+// One pair. Out of line, so that its callers stay small enough to inline where the
+// wide path is the rare one.
+[[gnu::noinline]] inline v4 slerp_wide(v4 a, v4 b, float d, float t) {
+  const SlerpPair pair{a, b, d, t};
+  v4 q;
+  slerp_wide(&pair, 1, &q);
+  return q;
+}
+
+// ---------------------------------------------------------------------------------------
+// Matrices.
+
+// The four columns of an affine matrix (last row 0 0 0 1), one per register.
+struct Columns {
+  v4 c0, c1, c2, c3;
+};
+inline Columns load_columns(const Mat4 &m) {
+  return {load4(m.m), load4(m.m + 4), load4(m.m + 8), load4(m.m + 12)};
+}
+inline void store_columns(const Columns &c, Mat4 &r) {
+  store4(r.m, c.c0);
+  store4(r.m + 4, c.c1);
+  store4(r.m + 8, c.c2);
+  store4(r.m + 12, c.c3);
+}
+
+// Sets lane 3 of the columns (the last row) to 0 0 0 1, with bit masks rather than
+// lane inserts, which cost shuffles.
+inline void set_last_row(Columns &c) {
+  const v4i xyz = {-1, -1, -1, 0};
+  const v4i one_w = {0, 0, 0, 0x3f800000};  // 1.0f in lane 3
+  c.c0 = (v4)((v4i)c.c0 & xyz);
+  c.c1 = (v4)((v4i)c.c1 & xyz);
+  c.c2 = (v4)((v4i)c.c2 & xyz);
+  c.c3 = (v4)(((v4i)c.c3 & xyz) | one_w);
+}
+
+// a * b for affine a (as columns) and affine b, where b(k) is element k of b's
+// column-major m[] (k = 0..2, 4..6, 8..10, 12..14 are used). Each element of the upper
+// 3x4 block is ((a0 b0 + a1 b1) + a2 b2) (+ a3 for the translation), as operator*
+// sums it; the last row is set to 0 0 0 1.
+template <typename B>
+inline Columns mul_affine_at(const Columns &a, const B &b) {
+  Columns r;
+  r.c0 = a.c0 * b(0) + a.c1 * b(1) + a.c2 * b(2);
+  r.c1 = a.c0 * b(4) + a.c1 * b(5) + a.c2 * b(6);
+  r.c2 = a.c0 * b(8) + a.c1 * b(9) + a.c2 * b(10);
+  r.c3 = a.c0 * b(12) + a.c1 * b(13) + a.c2 * b(14) + a.c3;
+  set_last_row(r);
+  return r;
+}
+
+// Lane l of x in every lane. An integer shuffle (pshufd on x86), which more ports
+// can run than a float shuffle; the bits move unchanged.
+template <int l>
+inline v4 lane(v4 x) {
+  const v4i i = (v4i)x;
+  return (v4)__builtin_shufflevector(i, i, l, l, l, l);
+}
+
+// mul_affine_at() of a Mat4 b: the same operations, b's elements spread from its
+// columns.
+inline Columns mul_affine(const Columns &a, const Mat4 &b) {
+  const Columns bc = load_columns(b);
+  Columns r;
+  r.c0 = a.c0 * lane<0>(bc.c0) + a.c1 * lane<1>(bc.c0) + a.c2 * lane<2>(bc.c0);
+  r.c1 = a.c0 * lane<0>(bc.c1) + a.c1 * lane<1>(bc.c1) + a.c2 * lane<2>(bc.c1);
+  r.c2 = a.c0 * lane<0>(bc.c2) + a.c1 * lane<1>(bc.c2) + a.c2 * lane<2>(bc.c2);
+  r.c3 = a.c0 * lane<0>(bc.c3) + a.c1 * lane<1>(bc.c3) + a.c2 * lane<2>(bc.c3) + a.c3;
+  set_last_row(r);
+  return r;
+}
+
+inline void mul_affine(const Mat4 &a, const Mat4 &b, Mat4 &r) {
+  store_columns(mul_affine(load_columns(a), b), r);
+}
+
+// The matrix T * R * S (public to_matrix()).
 inline void to_matrix(const Trs &trs, Mat4 &r) {
   const Quat &q = trs.rotation;
   const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
@@ -77,17 +296,69 @@ inline void to_matrix(const Trs &trs, Mat4 &r) {
   m[15] = 1.0f;
 }
 
-Vec4 sample_general(const Channel &ch, float t,
-                    uint32_t *cursor);  // clip.cpp, the old body
+// The rotation-scale block of to_matrix() for four transforms at once:
+// out[k][j] = to_matrix(*t[j]).m[k / 3 * 4 + k % 3] (k = 0..8: m[0..2], m[4..6],
+// m[8..10]), from the same operations lane by lane.
+inline void rotation_scale4(const Trs *const t[4], float out[9][4]) {
+  // Transpose the four rotations and scales into x, y, z, w and sx, sy, sz.
+  const v4 q0 = load_q(t[0]->rotation), q1 = load_q(t[1]->rotation);
+  const v4 q2 = load_q(t[2]->rotation), q3 = load_q(t[3]->rotation);
+  const v4 q01lo = __builtin_shufflevector(q0, q1, 0, 4, 1, 5);
+  const v4 q23lo = __builtin_shufflevector(q2, q3, 0, 4, 1, 5);
+  const v4 q01hi = __builtin_shufflevector(q0, q1, 2, 6, 3, 7);
+  const v4 q23hi = __builtin_shufflevector(q2, q3, 2, 6, 3, 7);
+  const v4 x = __builtin_shufflevector(q01lo, q23lo, 0, 1, 4, 5);
+  const v4 y = __builtin_shufflevector(q01lo, q23lo, 2, 3, 6, 7);
+  const v4 z = __builtin_shufflevector(q01hi, q23hi, 0, 1, 4, 5);
+  const v4 w = __builtin_shufflevector(q01hi, q23hi, 2, 3, 6, 7);
+  const v4 s0 = load3(t[0]->scale), s1 = load3(t[1]->scale);
+  const v4 s2 = load3(t[2]->scale), s3 = load3(t[3]->scale);
+  const v4 s01lo = __builtin_shufflevector(s0, s1, 0, 4, 1, 5);
+  const v4 s23lo = __builtin_shufflevector(s2, s3, 0, 4, 1, 5);
+  const v4 s01hi = __builtin_shufflevector(s0, s1, 2, 6, 3, 7);
+  const v4 s23hi = __builtin_shufflevector(s2, s3, 2, 6, 3, 7);
+  const v4 sx = __builtin_shufflevector(s01lo, s23lo, 0, 1, 4, 5);
+  const v4 sy = __builtin_shufflevector(s01lo, s23lo, 2, 3, 6, 7);
+  const v4 sz = __builtin_shufflevector(s01hi, s23hi, 0, 1, 4, 5);
+  // to_matrix(), lane by lane.
+  const v4 xx = x * x, yy = y * y, zz = z * z;
+  const v4 xy = x * y, xz = x * z, yz = y * z;
+  const v4 wx = w * x, wy = w * y, wz = w * z;
+  const v4 one = splat(1.0f), two = splat(2.0f);
+  store4(out[0], (one - two * (yy + zz)) * sx);
+  store4(out[1], (two * (xy + wz)) * sx);
+  store4(out[2], (two * (xz - wy)) * sx);
+  store4(out[3], (two * (xy - wz)) * sy);
+  store4(out[4], (one - two * (xx + zz)) * sy);
+  store4(out[5], (two * (yz + wx)) * sy);
+  store4(out[6], (two * (xz + wy)) * sz);
+  store4(out[7], (two * (yz - wx)) * sz);
+  store4(out[8], (one - two * (xx + yy)) * sz);
+}
 
-// Index k with times[k] <= t < times[k + 1] (same result as clip.cpp find_key).
+// local_to_global then global_to_palette in one pass (skeleton.cpp): the same
+// products in the same order, so the same bits, and a parent computed just before
+// its child stays in registers. Spans are skeleton.joint_count() long.
+void local_to_palette(const Skeleton &skeleton, std::span<const Trs> locals,
+                      std::span<Mat4> out_globals, std::span<Mat4> out_palette);
+
+// ---------------------------------------------------------------------------------------
+// Sampling (clip.cpp holds the general sampler; these are its LINEAR fast path).
+
+Vec4 sample_general(const Channel &ch, float t,
+                    uint32_t *cursor);  // clip.cpp: every case, out of line
+
+// Index k with times[k] <= t < times[k + 1]; 0 <= k < n - 1. Needs times[0] < t <
+// times[n - 1]. *cursor is the hint and comes back as k: forward playback usually
+// stays on the same key or moves to the next one; a jump of more than four keys, or a
+// hint past t, is repaired by a binary search.
 inline size_t find_key_fast(const float *times, size_t n, float t, uint32_t *cursor) {
   size_t k = *cursor;
   if (k < n - 1 && times[k] <= t) {
     if (!(times[k + 1] <= t)) return k;  // the common case: the same key
     while (k + 1 < n - 1 && times[k + 1] <= t) {
       ++k;
-      if (k - *cursor > 4) {
+      if (k - *cursor > 4) {  // a long jump: search the rest
         k = static_cast<size_t>(std::upper_bound(times + k, times + n, t) - times) - 1;
         break;
       }
@@ -99,38 +370,8 @@ inline size_t find_key_fast(const float *times, size_t n, float t, uint32_t *cur
   return k;
 }
 
-// The value of a LINEAR channel between keys k and k + 1 at fraction u.
-inline Vec4 linear_value(const Channel &ch, size_t k, float u) {
-  if (ch.property == Property::kRotation) {
-    const float *pa = ch.values.data() + 4 * k;
-    const Quat a{pa[0], pa[1], pa[2], pa[3]};
-    Quat b{pa[4], pa[5], pa[6], pa[7]};
-    float d = dot(a, b);
-    if (d < 0.0f) {
-      b = {-b.x, -b.y, -b.z, -b.w};
-      d = -d;
-    }
-    Quat q;
-    if (u <= 0.0f) {
-      q = a;
-    } else if (u >= 1.0f) {
-      q = b;
-    } else if (d > 0.9995f) {
-      const float s = 1.0f - u;
-      q = normalize_q(
-          Quat{a.x * s + b.x * u, a.y * s + b.y * u, a.z * s + b.z * u, a.w * s + b.w * u});
-    } else {
-      q = slerp(a, b, u);
-    }
-    return {q.x, q.y, q.z, q.w};
-  }
-  const float *pa = ch.values.data() + 3 * k;
-  const float s = 1.0f - u;
-  return {pa[0] * s + pa[3] * u, pa[1] * s + pa[4] * u, pa[2] * s + pa[5] * u, 0.0f};
-}
-
-// LINEAR and strictly inside the keys: sets *k, *u (and the cursor) and returns
-// true.
+// LINEAR and strictly inside the keys: sets *out_k, *out_u (and the cursor) as the
+// general sampler would and returns true; otherwise returns false and changes nothing.
 inline bool linear_interior(const Channel &ch, float t, uint32_t *cursor, size_t *out_k,
                             float *out_u) {
   const size_t n = ch.times.size();
@@ -147,44 +388,67 @@ inline bool linear_interior(const Channel &ch, float t, uint32_t *cursor, size_t
   return true;
 }
 
+// Translation or scale between the keys at p (x y z) and p + 3 at fraction u, s = 1 - u:
+// a s + b u per lane, as lerp(). Lane 3 is unspecified.
+inline v4 linear_vec3(const float *p, float u, float s) {
+  const v4 a = load4(p);            // p[0..2], and p[3] (the next key) in lane 3
+  const v4 b = load3_after(p + 3);  // p[3..5], reading from p[2]: never past the keys
+  return a * s + b * u;
+}
+
+// The rotation keys at p (x y z w) and p + 4 of a LINEAR channel, the shorter way (b
+// negated when their dot product is negative), and that dot product (then >= 0).
+inline SlerpPair rotation_keys(const float *p, float u) {
+  SlerpPair r{load4(p), load4(p + 4), 0.0f, u};
+  r.d = dot4(r.a, r.b);
+  if (r.d < 0.0f) {
+    r.b = -r.b;
+    r.d = -r.d;
+  }
+  return r;
+}
+
+// slerp() of rotation_keys() at fraction u (s = 1 - u) where it needs no
+// trigonometry: the ends, and nlerp when the dot product exceeds 0.9995. Returns false
+// (and leaves *out alone) for a wide pair, which needs slerp_wide().
+inline bool rotation_narrow(const SlerpPair &r, float u, float s, v4 *out) {
+  if (u <= 0.0f) {
+    *out = r.a;
+  } else if (u >= 1.0f) {
+    *out = r.b;
+  } else if (r.d > 0.9995f) {
+    *out = normalize4(r.a * s + r.b * u);  // nlerp: the dot is already > 0
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// Rotation between the keys at p and p + 4 at fraction u, s = 1 - u: slerp() (glTF).
+inline v4 linear_rotation(const float *p, float u, float s) {
+  const SlerpPair r = rotation_keys(p, u);
+  v4 q;
+  if (rotation_narrow(r, u, s, &q)) return q;
+  return slerp_wide(r.a, r.b, r.d, u);
+}
+
+// The value of a LINEAR channel between keys k and k + 1 at fraction u.
+inline Vec4 linear_value(const Channel &ch, size_t k, float u) {
+  const float s = 1.0f - u;
+  if (ch.property == Property::kRotation) {
+    const v4 q = linear_rotation(ch.values.data() + 4 * k, u, s);
+    return {q[0], q[1], q[2], q[3]};
+  }
+  const v4 v = linear_vec3(ch.values.data() + 3 * k, u, s);
+  return {v[0], v[1], v[2], 0.0f};
+}
+
 // The LINEAR fast path inline; everything else out of line.
 inline Vec4 sample(const Channel &ch, float t, uint32_t *cursor) {
-  const size_t n = ch.times.size();
-  const float *times = ch.times.data();
-  if (ch.interpolation != Interpolation::kLinear || n == 1 || !(t > times[0]) ||
-      t >= times[n - 1]) {
-    return sample_general(ch, t, cursor);
-  }
-  const size_t k = find_key_fast(times, n, t, cursor);
-  const float t0 = times[k];
-  const float td = times[k + 1] - t0;
-  const float u = (t - t0) / td;
-  if (ch.property == Property::kRotation) {
-    const float *pa = ch.values.data() + 4 * k;
-    const Quat a{pa[0], pa[1], pa[2], pa[3]};
-    Quat b{pa[4], pa[5], pa[6], pa[7]};
-    float d = dot(a, b);
-    if (d < 0.0f) {
-      b = {-b.x, -b.y, -b.z, -b.w};
-      d = -d;
-    }
-    Quat q;
-    if (u <= 0.0f) {
-      q = a;
-    } else if (u >= 1.0f) {
-      q = b;
-    } else if (d > 0.9995f) {
-      const float s = 1.0f - u;  // nlerp(a, b, u): dot(a, b) = d > 0, no negation
-      q = normalize_q(
-          Quat{a.x * s + b.x * u, a.y * s + b.y * u, a.z * s + b.z * u, a.w * s + b.w * u});
-    } else {
-      q = slerp(a, b, u);
-    }
-    return {q.x, q.y, q.z, q.w};
-  }
-  const float *pa = ch.values.data() + 3 * k;
-  const float s = 1.0f - u;
-  return {pa[0] * s + pa[3] * u, pa[1] * s + pa[4] * u, pa[2] * s + pa[5] * u, 0.0f};
+  size_t k;
+  float u;
+  if (!linear_interior(ch, t, cursor, &k, &u)) return sample_general(ch, t, cursor);
+  return linear_value(ch, k, u);
 }
 
 }  // namespace animpack::kernel

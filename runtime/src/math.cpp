@@ -46,39 +46,12 @@ Quat slerp(Quat a, Quat b, float t) {
   if (t >= 1.0f) return b;
   if (d > 0.9995f) return nlerp(a, b, t);
   // theta = acos(d), formed as atan2(sin, cos) for accuracy near 0 and pi/2.
-  const double dd = d;
-  const double s = det::sqrt(1.0 - dd * dd);
-  const double theta = det::atan2(s, dd);
-  const double w0 = det::sin((1.0 - t) * theta) / s;
-  const double w1 = det::sin(t * theta) / s;
-  return {static_cast<float>(a.x * w0 + b.x * w1), static_cast<float>(a.y * w0 + b.y * w1),
-          static_cast<float>(a.z * w0 + b.z * w1), static_cast<float>(a.w * w0 + b.w * w1)};
+  return kernel::to_quat(kernel::slerp_wide(kernel::to_v4(a), kernel::to_v4(b), d, t));
 }
 
 Mat4 to_matrix(const Trs& trs) {
-  const Quat& q = trs.rotation;
-  const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
-  const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
-  const float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
-  const Vec3& s = trs.scale;
   Mat4 r;
-  float* m = r.m;
-  m[0] = (1.0f - 2.0f * (yy + zz)) * s.x;
-  m[1] = (2.0f * (xy + wz)) * s.x;
-  m[2] = (2.0f * (xz - wy)) * s.x;
-  m[3] = 0.0f;
-  m[4] = (2.0f * (xy - wz)) * s.y;
-  m[5] = (1.0f - 2.0f * (xx + zz)) * s.y;
-  m[6] = (2.0f * (yz + wx)) * s.y;
-  m[7] = 0.0f;
-  m[8] = (2.0f * (xz + wy)) * s.z;
-  m[9] = (2.0f * (yz - wx)) * s.z;
-  m[10] = (1.0f - 2.0f * (xx + yy)) * s.z;
-  m[11] = 0.0f;
-  m[12] = trs.translation.x;
-  m[13] = trs.translation.y;
-  m[14] = trs.translation.z;
-  m[15] = 1.0f;
+  kernel::to_matrix(trs, r);
   return r;
 }
 

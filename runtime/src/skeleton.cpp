@@ -1,5 +1,6 @@
 #include "animpack/skeleton.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "kernels.h"
@@ -22,6 +23,47 @@ bool finite(const Trs& t) {
     if (!std::isfinite(f)) return false;
   }
   return true;
+}
+
+// out_globals[i] = mul_affine(parent global or root, to_matrix(locals[i])), and with
+// kPalette also out_palette[i] = mul_affine(out_globals[i], inverse_binds[i]), bit for
+// bit. Four joints at a time get their rotation-scale blocks together
+// (kernel::rotation_scale4); then the chain runs joint by joint, and a parent computed
+// just before its child stays in registers. Sizes are checked by the callers.
+template <bool kPalette>
+void chain(const Skeleton& skeleton, std::span<const Trs> locals, std::span<Mat4> out_globals,
+           std::span<Mat4> out_palette) {
+  using kernel::Columns, kernel::load_columns, kernel::store_columns;
+  const size_t n = locals.size();
+  const auto parents = skeleton.parents();
+  const auto ibm = skeleton.inverse_binds();
+  const Columns root = load_columns(skeleton.root());
+  Columns prev = root;  // the global matrix of joint i - 1
+  for (size_t i = 0; i < n; i += 4) {
+    const size_t count = std::min<size_t>(4, n - i);
+    const Trs* t[4];
+    for (size_t j = 0; j < 4; ++j) t[j] = &locals[i + std::min(j, count - 1)];
+    float rs[9][4];
+    kernel::rotation_scale4(t, rs);
+    for (size_t j = 0; j < count; ++j) {
+      const size_t joint = i + j;
+      const Vec3& tr = t[j]->translation;
+      // Element k of to_matrix(*t[j]).m.
+      const auto local = [&rs, &tr, j](int k) {
+        return k < 12 ? rs[k / 4 * 3 + k % 4][j] : (k == 12 ? tr.x : k == 13 ? tr.y : tr.z);
+      };
+      const int p = parents[joint];
+      const Columns parent = p < 0 ? root
+                             : static_cast<size_t>(p) + 1 == joint
+                                 ? prev
+                                 : load_columns(out_globals[static_cast<size_t>(p)]);
+      prev = kernel::mul_affine_at(parent, local);
+      store_columns(prev, out_globals[joint]);
+      if constexpr (kPalette) {
+        store_columns(kernel::mul_affine(prev, ibm[joint]), out_palette[joint]);
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -94,14 +136,7 @@ Result<void> local_to_global(const Skeleton& skeleton, std::span<const Trs> loca
     return Error::make(ErrorCode::kSizeMismatch, "%zu locals and %zu globals for %zu joints",
                        locals.size(), out_globals.size(), n);
   }
-  const auto parents = skeleton.parents();
-  const Mat4& root = skeleton.root();
-  for (size_t i = 0; i < n; ++i) {
-    const int p = parents[i];
-    Mat4 local;
-    kernel::to_matrix(locals[i], local);
-    kernel::mul_affine(p < 0 ? root : out_globals[static_cast<size_t>(p)], local, out_globals[i]);
-  }
+  chain<false>(skeleton, locals, out_globals, {});
   return ok();
 }
 
@@ -116,6 +151,11 @@ Result<void> global_to_palette(const Skeleton& skeleton, std::span<const Mat4> g
   const auto ibm = skeleton.inverse_binds();
   for (size_t i = 0; i < n; ++i) kernel::mul_affine(globals[i], ibm[i], out_palette[i]);
   return ok();
+}
+
+void kernel::local_to_palette(const Skeleton& skeleton, std::span<const Trs> locals,
+                              std::span<Mat4> out_globals, std::span<Mat4> out_palette) {
+  chain<true>(skeleton, locals, out_globals, out_palette);
 }
 
 }  // namespace animpack

@@ -1,4 +1,6 @@
-// play_pack: plays a cooked pack's objects by tick and writes PNG frames.
+// play_pack: plays a cooked pack's scene with the runtime's ScenePlayer and writes PNG
+// frames of its posed snapshot.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -8,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "animpack/animator.h"
 #include "animpack/pack.h"
+#include "animpack/posed.h"
+#include "animpack/scene_player.h"
 #include "animpack/skinning.h"
-#include "animpack/sprite.h"
 #include "frame_writer.h"
 
 namespace {
@@ -23,32 +25,19 @@ int usage() {
   return 2;
 }
 
-// The object's own rig: the mesh's skeleton and clips (keys still viewed in the pack)
-// with the object's events added to its clips.
-Result<Rig> object_rig(const Rig& base, const ObjectAnimationInfo& animation) {
-  std::vector<Clip> clips;
-  for (size_t c = 0; c < base.clips().size(); ++c) {
-    const Clip& from = base.clips()[c];
-    Clip clip(from.name());
-    for (const Channel& ch : from.channels()) clip.add_channel_view(ch);
-    for (const ClipEvent& e : from.events()) clip.add_event(e.name, e.time);
-    for (const ObjectEventInfo& e : animation.events) {
-      if (e.clip == c) clip.add_event(std::string(e.name), e.time);
+// Prints each tick's events as they are delivered and counts them per object.
+struct Printer : Game {
+  std::vector<int> counts;
+  void animated(ScenePlayer& player, std::span<const AnimationEvent> events) override {
+    for (const AnimationEvent& e : events) {
+      const std::string_view name = player.name(e.object);
+      std::printf("  tick %4lld  %.*s: %.*s (%sclip %.*s)\n", static_cast<long long>(e.tick),
+                  static_cast<int>(name.size()), name.data(), static_cast<int>(e.event.size()),
+                  e.event.data(), e.sprite ? "sprite " : "", static_cast<int>(e.clip_name.size()),
+                  e.clip_name.data());
+      ++counts[e.object.value];
     }
-    clips.push_back(std::move(clip));
   }
-  return Rig::create(base.skeleton(), std::move(clips));
-}
-
-struct Player {
-  const ObjectInfo* info = nullptr;
-  Mat4 model;
-  std::optional<Rig> rig;
-  std::optional<Animator> animator;
-  const SpriteSheet* sheet = nullptr;
-  int sheet_index = -1;
-  std::optional<SpritePlayer> sprite;
-  int events = 0;
 };
 
 }  // namespace
@@ -93,78 +82,31 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  // Setup: one player per object.
-  std::vector<Player> players(pack->objects().size());
-  for (size_t o = 0; o < players.size(); ++o) {
-    Player& p = players[o];
-    const ObjectInfo& info = pack->objects()[o];
-    p.info = &info;
-    p.model = to_matrix(Trs{info.position, info.rotation, info.scale});
-    const ObjectAnimationInfo& a = info.animation;
-    if (info.animated && a.sprite_sheet >= 0) {
-      p.sheet_index = a.sprite_sheet;
-      p.sheet = &pack->sprite_sheets()[static_cast<size_t>(a.sprite_sheet)];
-      p.sprite.emplace(std::move(*SpritePlayer::create(p.sheet, rate)));
-      if (a.clip >= 0) {
-        SpritePlayOptions opts;
-        opts.speed = a.speed;
-        opts.start = a.start;
-        if (auto r = p.sprite->play(static_cast<uint16_t>(a.clip), 0, opts); !r) {
-          std::fprintf(stderr, "play_pack: %.*s: %s\n", static_cast<int>(info.name.size()),
-                       info.name.data(), r.error().message());
-        }
-      }
-      continue;
-    }
-    const int rig = info.mesh >= 0 ? pack->meshes()[static_cast<size_t>(info.mesh)].rig : -1;
-    if (rig < 0) continue;
-    Result<Rig> own = object_rig(pack->rig(rig), a);
-    if (!own) {
-      std::fprintf(stderr, "play_pack: %s\n", own.error().message());
-      return 1;
-    }
-    p.rig.emplace(std::move(*own));
-    p.animator.emplace(std::move(*Animator::create(&*p.rig, rate)));
-    PlayOptions opts;
-    opts.speed = a.speed;
-    opts.start = a.start;
-    opts.playback = a.playback;
-    Result<LayerId> started = LayerId{};
-    if (!a.blend.empty()) {
-      started = p.animator->play_blend(a.blend, 0, opts);
-    } else if (a.clip >= 0) {
-      started = p.animator->play(static_cast<uint16_t>(a.clip), 0, opts);
-    }
-    if (!started) std::fprintf(stderr, "play_pack: %s\n", started.error().message());
+  // Setup: the scene player gives every rigged object an Animator and every sprite object a
+  // SpritePlayer, each playing its [object.animation] from tick 0.
+  auto player = ScenePlayer::create(&*pack, rate);
+  if (!player) {
+    std::fprintf(stderr, "play_pack: %s\n", player.error().message());
+    return 1;
   }
-  std::printf("play_pack: %s: %zu objects, %ld ticks at %d Hz\n", path.c_str(), players.size(),
-              ticks, rate);
+  Printer printer;
+  printer.counts.assign(player->object_count(), 0);
+  std::printf("play_pack: %s: %u objects, %ld ticks at %d Hz\n", path.c_str(),
+              player->object_count(), ticks, rate);
+
+  // The frames look from the front (+z), so face_camera cards stay as they are.
+  Camera camera;
+  camera.eye = {0, 0, 50};
+  camera.target = {0, 0, 0};
+  camera.orthographic = true;
 
   std::optional<samples::Frame> frame;
-  std::vector<Vec3> skinned, normals, placed, placed_normals;
+  std::vector<Vec3> skinned, normals;
   int frames = 0;
   for (int64_t tick = 0; tick < ticks; ++tick) {
-    for (Player& p : players) {
-      const std::string_view name = p.info->name;
-      if (p.animator) {
-        for (const AnimEvent& e : p.animator->advance(tick)) {
-          std::printf("  tick %4lld  %.*s: %.*s (clip %s)\n", static_cast<long long>(tick),
-                      static_cast<int>(name.size()), name.data(), static_cast<int>(e.name.size()),
-                      e.name.data(), p.rig->clips()[e.clip].name().c_str());
-          ++p.events;
-        }
-        p.animator->evaluate(tick);
-      }
-      if (p.sprite) {
-        for (const SpriteEvent& e : p.sprite->advance(tick)) {
-          std::printf("  tick %4lld  %.*s: %.*s (sprite clip %s)\n", static_cast<long long>(tick),
-                      static_cast<int>(name.size()), name.data(), static_cast<int>(e.name.size()),
-                      e.name.data(), p.sheet->clips()[e.clip].name().c_str());
-          ++p.events;
-        }
-      }
-    }
+    player->step(&printer);
     if (tick % every != 0) continue;
+    const Posed& posed = player->posed(&camera);
 
     // World-space triangles of every mesh object this tick.
     struct Draw {
@@ -181,10 +123,9 @@ int main(int argc, char** argv) {
     };
     const samples::Rgb palette_colors[] = {
         {230, 140, 60}, {90, 170, 230}, {140, 210, 110}, {220, 110, 170}};
-    for (size_t o = 0; o < players.size(); ++o) {
-      const Player& p = players[o];
-      if (p.info->mesh < 0) continue;
-      const MeshInfo& mesh = pack->meshes()[static_cast<size_t>(p.info->mesh)];
+    for (const PosedObject& o : posed.objects) {
+      if (o.mesh < 0) continue;
+      const MeshInfo& mesh = pack->meshes()[static_cast<size_t>(o.mesh)];
       for (int k = 0; k < mesh.part_count; ++k) {
         const int part_index = mesh.first_part + k;
         const PartInfo& part = pack->parts()[static_cast<size_t>(part_index)];
@@ -194,38 +135,37 @@ int main(int argc, char** argv) {
           return 1;
         }
         Draw d;
-        d.color = palette_colors[o % 4];
+        d.color = palette_colors[o.object % 4];
         d.indices.assign(s->indices.begin(), s->indices.end());
         std::span<const Vec3> pos = s->positions, nrm = s->normals;
-        Mat4 m = p.model;
-        if (part.skinned && p.animator) {
+        Mat4 m = o.model;
+        if (part.skinned && !o.palette.empty()) {
           skinned.resize(pos.size());
           normals.resize(nrm.size());
-          if (auto r = skin({pos, nrm, {}, s->joints, s->weights}, p.animator->palette(),
-                            {skinned, normals, {}});
+          if (auto r =
+                  skin({pos, nrm, {}, s->joints, s->weights}, o.palette, {skinned, normals, {}});
               !r) {
             std::fprintf(stderr, "play_pack: %s\n", r.error().message());
             return 1;
           }
           pos = skinned;
           nrm = normals;
-        } else if (part.joint >= 0 && p.animator) {
-          m = mul_affine(p.model, p.animator->palette()[static_cast<size_t>(part.joint)]);
+        } else if (part.joint >= 0 && static_cast<size_t>(part.joint) < o.palette.size()) {
+          m = mul_affine(o.model, o.palette[static_cast<size_t>(part.joint)]);
         }
-        for (size_t v = 0; v < pos.size(); ++v) {
-          d.positions.push_back(transform_point(m, pos[v]));
+        for (const Vec3& v : pos) {
+          d.positions.push_back(transform_point(m, v));
           grow(d.positions.back());
         }
         for (const Vec3& n : nrm) d.normals.push_back(normalize(transform_vector(m, n)));
         draws.push_back(std::move(d));
       }
     }
-    for (const Player& p : players) {
-      if (p.sprite) {
-        const Vec3 c = p.info->position;
-        grow({c.x - 0.6f, c.y - 0.6f, 0});
-        grow({c.x + 0.6f, c.y + 0.6f, 0});
-      }
+    for (const PosedObject& o : posed.objects) {
+      if (o.sprite_sheet < 0) continue;
+      const Vec3 c{o.model.m[12], o.model.m[13], o.model.m[14]};
+      grow({c.x - 0.6f, c.y - 0.6f, 0});
+      grow({c.x + 0.6f, c.y + 0.6f, 0});
     }
     if (!frame) {  // fit the camera to the first frame, with a margin
       const float w = hi.x - lo.x, h = hi.y - lo.y;
@@ -236,18 +176,19 @@ int main(int argc, char** argv) {
     }
     frame->clear();
     for (const Draw& d : draws) frame->draw(d.positions, d.normals, d.indices, d.color);
-    for (const Player& p : players) {
-      if (!p.sprite) continue;
-      const uint32_t f = p.sprite->frame(tick);
-      if (f >= p.sheet->atlas().frame_count()) continue;
-      const PixelRect r = p.sheet->atlas().frames()[f];
-      auto pixels = pack->sprite_pixels(p.sheet_index);
+    for (const PosedObject& o : posed.objects) {
+      if (o.sprite_sheet < 0) continue;
+      const SpriteSheet& sheet = pack->sprite_sheets()[static_cast<size_t>(o.sprite_sheet)];
+      if (o.sprite_frame >= sheet.atlas().frame_count()) continue;
+      const PixelRect r = sheet.atlas().frames()[o.sprite_frame];
+      auto pixels = pack->sprite_pixels(o.sprite_sheet);
       if (!pixels) {
         std::fprintf(stderr, "play_pack: %s\n", pixels.error().message());
         return 1;
       }
-      frame->blit(*pixels, p.sheet->atlas().size().width, r.x, r.y, r.width, r.height,
-                  p.info->position, 1.2f * p.info->scale.y);
+      const ObjectInfo& info = pack->objects()[static_cast<size_t>(o.object)];
+      frame->blit(*pixels, sheet.atlas().size().width, r.x, r.y, r.width, r.height,
+                  {o.model.m[12], o.model.m[13], o.model.m[14]}, 1.2f * info.scale.y);
     }
     char name[64];
     std::snprintf(name, sizeof name, "/frame_%04lld.png", static_cast<long long>(tick));
@@ -255,19 +196,28 @@ int main(int argc, char** argv) {
     ++frames;
   }
   std::printf("summary: %ld ticks, %d PNG frames in %s\n", ticks, frames, out_dir.c_str());
-  for (const Player& p : players) {
-    std::printf("  %-10.*s", static_cast<int>(p.info->name.size()), p.info->name.data());
-    if (p.animator && p.animator->mix_count() > 0) {
-      std::printf(" %d layer(s), %d events", p.animator->layer_count(p.animator->mix_count() - 1),
-                  p.events);
-    } else if (p.sprite && p.sprite->clip() >= 0) {
-      std::printf(" sprite clip %s, frame %u, %d events",
-                  p.sheet->clips()[static_cast<size_t>(p.sprite->clip())].name().c_str(),
-                  p.sprite->frame(ticks - 1), p.events);
+  for (uint32_t i = 0; i < player->object_count(); ++i) {
+    const ObjectId id{i};
+    const std::string_view name = player->name(id);
+    std::printf("  %-10.*s", static_cast<int>(name.size()), name.data());
+    const Animator* animator = player->animator(id);
+    const SpritePlayer* sprite = player->sprite(id);
+    if (animator && animator->mix_count() > 0) {
+      std::printf(" %d layer(s), %d events", animator->layer_count(animator->mix_count() - 1),
+                  printer.counts[i]);
+    } else if (sprite && sprite->clip() >= 0) {
+      std::printf(
+          " sprite clip %s, frame %u, %d events",
+          player->sprite_sheet(id)->clips()[static_cast<size_t>(sprite->clip())].name().c_str(),
+          player->sprite_frame(id), printer.counts[i]);
     } else {
       std::printf(" still");
     }
     std::printf("\n");
+  }
+  if (player->dropped_events() != 0) {
+    std::printf("  (%llu events dropped)\n",
+                static_cast<unsigned long long>(player->dropped_events()));
   }
   return 0;
 }

@@ -1,0 +1,279 @@
+// The scene player's per-tick cost: ScenePlayer::step() over a scene of skinned characters
+// (64 joints) and sprites, single thread. Figures, machine and commands:
+// docs/performance.md ("Scene player").
+//
+//   animpack_bench_scene --benchmark_min_time=0.2 --benchmark_repetitions=3
+//                        --benchmark_report_aggregates_only=true
+//
+// The pack is built here in code and written with the cooker's pack writer (never timed):
+// one character rig of 64 joints in a humanoid-like hierarchy (hips, spine, neck, head,
+// legs and arms, then three-joint chains) with four looping 4-second clips, LINEAR
+// translation, rotation and scale on every joint keyed 31 times a second, two events per
+// clip; one sprite sheet of 16 frames with a "walk" clip (8 frames, 12 fps, an event on
+// frame 2) and an "idle" clip (4 frames, 6 fps, ping-pong). Characters alternate between
+// one clip and a two-clip blend (0.6 / 0.4), each with its own start offset; every sprite
+// plays "walk" or "idle" from its own start. Ticks at 60 a second.
+//
+// BM_SceneStep/characters:C/sprites:S times step() (advance and evaluate every animator,
+// advance every sprite player, gather events); BM_SceneStepPosed adds posed(&camera) (the
+// snapshot a renderer takes each frame). Counters: us_per_tick, and ns_per_joint for the
+// character-only run.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "animpack/compiler/pack_writer.h"
+#include "animpack/pack.h"
+#include "animpack/scalar.h"
+#include "animpack/scene_player.h"
+
+namespace animpack {
+namespace {
+
+constexpr int kJoints = 64;
+constexpr int kKeysPerSecond = 31;
+constexpr int kClipSeconds = 4;
+constexpr int kTickRate = 60;
+constexpr float kTwoPi = static_cast<float>(2.0 * det::kPi);
+
+template <typename T>
+T must(Result<T> r, const char* what) {
+  if (!r) {
+    std::fprintf(stderr, "scene_bench: %s: %s\n", what, r.error().message());
+    std::abort();
+  }
+  return std::move(*r);
+}
+
+// A fixed-seed 64-bit LCG: the same numbers everywhere.
+class Lcg {
+ public:
+  explicit Lcg(uint64_t seed) : state_(seed) {}
+  uint32_t next() {
+    state_ = state_ * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint32_t>(state_ >> 33);
+  }
+  float unit() { return static_cast<float>(next() >> 7) * (1.0f / 16777216.0f); }
+  float range(float lo, float hi) { return lo + (hi - lo) * unit(); }
+  Vec3 direction() {
+    for (;;) {
+      const Vec3 v{range(-1, 1), range(-1, 1), range(-1, 1)};
+      const float d = dot(v, v);
+      if (d > 0.01f && d <= 1.0f) return normalize(v);
+    }
+  }
+
+ private:
+  uint64_t state_;
+};
+
+std::vector<Joint> make_joints(Lcg& rng) {
+  std::vector<Joint> joints;
+  auto add = [&](int parent, Vec3 offset) {
+    Joint j;
+    j.name = "j" + std::to_string(joints.size());
+    j.parent = static_cast<int16_t>(parent);
+    j.rest.translation = offset;
+    j.rest.rotation = quat_from_axis_angle(rng.direction(), rng.range(-0.2f, 0.2f));
+    joints.push_back(j);
+    return static_cast<int>(joints.size()) - 1;
+  };
+  const int hips = add(-1, {0, 1.0f, 0});
+  int spine = hips;
+  for (int i = 0; i < 4; ++i) spine = add(spine, {0, 0.12f, 0});
+  const int head = add(add(spine, {0, 0.1f, 0}), {0, 0.1f, 0});
+  int ends[4] = {};
+  for (int s = 0; s < 2; ++s) {
+    const float side = s == 0 ? -1.0f : 1.0f;
+    ends[s] = add(add(add(hips, {0.1f * side, -0.05f, 0}), {0, -0.45f, 0}), {0, -0.42f, 0});
+    ends[2 + s] = add(
+        add(add(add(spine, {0.04f * side, 0.08f, 0}), {0.14f * side, 0, 0}), {0.28f * side, 0, 0}),
+        {0.26f * side, 0, 0});
+  }
+  const int attach[] = {ends[2], ends[3], head, ends[0], ends[1], spine};
+  for (int chain = 0; static_cast<int>(joints.size()) < kJoints; ++chain) {
+    int parent = attach[chain % 6];
+    const Vec3 dir = rng.direction();
+    for (int k = 0; k < 3 && static_cast<int>(joints.size()) < kJoints; ++k) {
+      parent = add(parent, dir * rng.range(0.02f, 0.05f));
+    }
+  }
+  return joints;
+}
+
+float wave(float amplitude, float hz, float phase, float t) {
+  return amplitude * det::sin(kTwoPi * hz * t + phase);
+}
+
+Clip make_clip(const std::string& name, const std::vector<Joint>& joints, Lcg& rng) {
+  Clip clip(name);
+  std::vector<float> times;
+  for (int k = 0; k <= kKeysPerSecond * kClipSeconds; ++k) {
+    times.push_back(static_cast<float>(k) / static_cast<float>(kKeysPerSecond));
+  }
+  std::vector<float> tv, rv, sv;
+  for (size_t j = 0; j < joints.size(); ++j) {
+    const Trs& rest = joints[j].rest;
+    const Vec3 axis = rng.direction();
+    const float amplitude = j % 7 == 3 ? rng.range(1.0f, 1.4f) : rng.range(0.1f, 0.4f);
+    const float hz = j % 7 == 3 ? 1.5f : 0.25f * static_cast<float>(1 + rng.next() % 3);
+    const float phase = rng.range(0.0f, kTwoPi);
+    tv.clear();
+    rv.clear();
+    sv.clear();
+    for (const float t : times) {
+      const Vec3 tr = rest.translation + Vec3{wave(0.01f, 0.5f, phase, t), 0, 0};
+      const Quat q =
+          normalize(rest.rotation * quat_from_axis_angle(axis, wave(amplitude, hz, phase, t)));
+      const float s = 1.0f + wave(0.01f, 0.25f, phase, t);
+      tv.insert(tv.end(), {tr.x, tr.y, tr.z});
+      rv.insert(rv.end(), {q.x, q.y, q.z, q.w});
+      sv.insert(sv.end(), {s, s, s});
+    }
+    const auto joint = static_cast<uint16_t>(j);
+    clip.add_channel(joint, Property::kTranslation, Interpolation::kLinear, times, tv);
+    clip.add_channel(joint, Property::kRotation, Interpolation::kLinear, times, rv);
+    clip.add_channel(joint, Property::kScale, Interpolation::kLinear, times, sv);
+  }
+  clip.add_event("step", 0.5f);
+  clip.add_event("step", 2.5f);
+  return clip;
+}
+
+CookedPack make_scene(int characters, int sprites) {
+  Lcg rng(0x5ce9e001u);
+  CookedPack pack;
+  const std::vector<Joint> joints = make_joints(rng);
+  std::vector<Clip> clips;
+  for (int c = 0; c < 4; ++c) clips.push_back(make_clip("clip" + std::to_string(c), joints, rng));
+  CookedRig rig;
+  rig.rig = must(
+      Rig::create(must(Skeleton::create(joints, {}, Mat4{}), "skeleton"), std::move(clips)), "rig");
+  for (int j = 0; j < kJoints; ++j) rig.joint_source_nodes.push_back(j);
+  rig.clip_source_animations = {0, 1, 2, 3};
+  pack.rigs.push_back(std::move(rig));
+
+  CookedPart part;  // one skinned triangle: the player never touches vertices
+  part.source_node = kJoints;
+  part.source_mesh = 0;
+  part.source_primitive = 0;
+  part.positions = {{0, 1, 0}, {0.5f, 1, 0}, {0, 1.5f, 0}};
+  part.joints = {{{0, 1, 2, 3}}, {{0, 1, 2, 3}}, {{0, 1, 2, 3}}};
+  part.weights = {{1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}, {0.25f, 0.25f, 0.25f, 0.25f}};
+  part.indices = {0, 1, 2};
+  part.source_vertices = {0, 1, 2};
+  CookedMesh mesh;
+  mesh.name = "character";
+  mesh.source_file = "character.glb";
+  mesh.rig = 0;
+  mesh.parts.push_back(std::move(part));
+  pack.meshes.push_back(std::move(mesh));
+
+  CookedSheet sheet;
+  sheet.source_file = "sprites.png";
+  std::vector<SpriteClip> sprite_clips;
+  sprite_clips.push_back(must(
+      SpriteClip::create("walk", {0, 1, 2, 3, 4, 5, 6, 7}, 12.0f, Playback::kLoop, {{"step", 2}}),
+      "walk"));
+  sprite_clips.push_back(
+      must(SpriteClip::create("idle", {8, 9, 10, 11}, 6.0f, Playback::kPingPong), "idle"));
+  sheet.sheet = must(SpriteSheet::create(must(Atlas::grid({64, 64}, {16, 16}, 16), "atlas"),
+                                         std::move(sprite_clips)),
+                     "sheet");
+  sheet.rgba.assign(64 * 64 * 4, 255);
+  pack.sheets.push_back(std::move(sheet));
+
+  for (int i = 0; i < characters; ++i) {
+    CookedObject o;
+    o.name = "character" + std::to_string(i);
+    o.mesh = 0;
+    o.position = {static_cast<float>(i % 10), 0, static_cast<float>(i / 10)};
+    o.animated = true;
+    o.animation.start = 0.037f * static_cast<float>(i);
+    if (i % 2 == 0) {
+      o.animation.clip = i % 4;
+    } else {
+      o.animation.blend = {{static_cast<uint16_t>(i % 4), 0.6f},
+                           {static_cast<uint16_t>((i + 1) % 4), 0.4f}};
+    }
+    pack.objects.push_back(std::move(o));
+  }
+  for (int i = 0; i < sprites; ++i) {
+    CookedObject o;
+    o.name = "sprite" + std::to_string(i);
+    o.face_camera = true;
+    o.position = {static_cast<float>(i % 40), 1, static_cast<float>(i / 40)};
+    o.animated = true;
+    o.animation.sprite_sheet = 0;
+    o.animation.clip = i % 3 == 2 ? 1 : 0;
+    o.animation.start = 0.013f * static_cast<float>(i % 97);
+    pack.objects.push_back(std::move(o));
+  }
+  return pack;
+}
+
+// Packs are built once per size and kept for the program's life.
+const Pack& scene_pack(int characters, int sprites) {
+  static std::map<std::pair<int, int>, std::unique_ptr<Pack>> packs;
+  std::unique_ptr<Pack>& p = packs[{characters, sprites}];
+  if (!p) {
+    const std::vector<uint8_t> bytes = write_pack(make_scene(characters, sprites));
+    p = std::make_unique<Pack>(must(Pack::from_bytes(bytes), "pack"));
+  }
+  return *p;
+}
+
+void run(benchmark::State& state, bool posed) {
+  const int characters = static_cast<int>(state.range(0));
+  const int sprites = static_cast<int>(state.range(1));
+  const Pack& pack = scene_pack(characters, sprites);
+  ScenePlayer player = must(ScenePlayer::create(&pack, kTickRate), "player");
+  Camera camera;
+  camera.eye = {5, 3, -8};
+  camera.target = {5, 1, 5};
+  for (int t = 0; t < 60; ++t) player.step();  // warm: cursors, caches
+  size_t events = 0;
+  for (auto _ : state) {
+    player.step();
+    events += player.animation_events().size();
+    if (posed) benchmark::DoNotOptimize(player.posed(&camera).objects.data());
+  }
+  benchmark::DoNotOptimize(events);
+  const double ticks = static_cast<double>(state.iterations());
+  state.counters["us_per_tick"] =
+      benchmark::Counter(ticks * 1e-6, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["events_per_tick"] = static_cast<double>(events) / ticks;
+  if (characters > 0 && sprites == 0) {
+    state.counters["ns_per_joint"] =
+        benchmark::Counter(ticks * characters * kJoints * 1e-9,
+                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  }
+  if (player.dropped_events() != 0) state.SkipWithError("events were dropped");
+}
+
+void BM_SceneStep(benchmark::State& state) { run(state, false); }
+void BM_SceneStepPosed(benchmark::State& state) { run(state, true); }
+
+double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
+
+// Microseconds, and a "min" aggregate (the best run) when repeated.
+void common(benchmark::internal::Benchmark* b) {
+  b->Unit(benchmark::kMicrosecond)->ComputeStatistics("min", min_of);
+  b->ArgNames({"characters", "sprites"});
+}
+
+BENCHMARK(BM_SceneStep)->Apply(common)->Args({100, 1000})->Args({100, 0})->Args({0, 1000});
+BENCHMARK(BM_SceneStepPosed)->Apply(common)->Args({100, 1000});
+
+}  // namespace
+}  // namespace animpack
+
+BENCHMARK_MAIN();

@@ -1,0 +1,674 @@
+// `animpack play` and `animpack pose` (see play_commands.h).
+#include "play_commands.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "animpack/scene_player.h"
+#include "animpack/skinning.h"
+
+namespace animpack {
+
+const char* const kPlayUsage =
+    "usage: animpack play PACK.anpk --ticks N [--rate R] [--script FILE]\n"
+    "\n"
+    "Opens the pack, sets up its scene with the runtime's ScenePlayer (every object's\n"
+    "[object.animation] playing from tick 0) and steps ticks 0 to N-1. For each tick with\n"
+    "events, refused calls or script commands it prints the events, the refusals and each\n"
+    "animated object's pose (a hash of its palette bits, or its sprite frame); then a\n"
+    "summary with a hash of the whole run.\n"
+    "\n"
+    "  --ticks N       how many ticks to step (1 or more)\n"
+    "  --rate R        ticks per second (default 60)\n"
+    "  --script FILE   one `TICK OBJECT COMMAND ARGS` per line:\n"
+    "                    TICK OBJECT play CLIP [OPTION...]\n"
+    "                    TICK OBJECT fade CLIP SECONDS [OPTION...]\n"
+    "                    TICK OBJECT blend CLIP WEIGHT\n"
+    "                    TICK OBJECT stop\n"
+    "                  OPTION: speed S, start SECONDS, loop, once, ping_pong,\n"
+    "                  blend CLIP WEIGHT, fade SECONDS; # starts a comment\n";
+
+const char* const kPoseUsage =
+    "usage: animpack pose PACK.anpk --object NAME --tick T [--rate R] [--json]\n"
+    "\n"
+    "Plays the scene from tick 0 (the object's own [object.animation]) and prints the\n"
+    "object's pose at tick T: each joint's glTF node, local translation, rotation (x y z w)\n"
+    "and scale, world matrix and palette matrix (column-major), and each part's vertex\n"
+    "positions (CPU-skinned or placed by its node) in the source accessor's order. With\n"
+    "--json, as one JSON object whose floats round-trip (%.9g).\n"
+    "\n"
+    "  --object NAME   the scene object\n"
+    "  --tick T        the tick (0 or more)\n"
+    "  --rate R        ticks per second (default 60)\n"
+    "  --json          JSON instead of text\n";
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitErrors = 1;
+constexpr int kExitUsage = 2;
+
+struct Fnv {
+  uint64_t h = 0xcbf29ce484222325ull;
+  void bytes(const void* p, size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    for (size_t i = 0; i < n; ++i) {
+      h ^= b[i];
+      h *= 0x100000001b3ull;
+    }
+  }
+  template <typename T>
+  void value(const T& v) {
+    bytes(&v, sizeof v);
+  }
+};
+
+[[gnu::format(printf, 2, 3)]] void appendf(std::string* out, const char* format, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, format);
+  const int n = std::vsnprintf(buf, sizeof buf, format, args);
+  va_end(args);
+  if (n < 0) return;
+  if (static_cast<size_t>(n) < sizeof buf) {
+    out->append(buf, static_cast<size_t>(n));
+    return;
+  }
+  std::string big(static_cast<size_t>(n) + 1, '\0');
+  va_start(args, format);
+  std::vsnprintf(big.data(), big.size(), format, args);
+  va_end(args);
+  big.resize(static_cast<size_t>(n));
+  out->append(big);
+}
+
+std::string sv(std::string_view s) { return std::string(s); }
+
+bool parse_int(std::string_view text, int64_t lo, int64_t hi, int64_t* out) {
+  const std::string s(text);
+  if (s.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0' || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+bool parse_double(std::string_view text, double* out) {
+  const std::string s(text);
+  if (s.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(s.c_str(), &end);
+  if (errno != 0 || *end != '\0' || !std::isfinite(v)) return false;
+  *out = v;
+  return true;
+}
+
+// ------------------------------------------------------------------------- the script
+
+std::vector<std::string_view> words(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
+    if (j > i) out.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+// The script game: runs each tick's commands in Game::tick.
+class ScriptGame : public Game {
+ public:
+  ScriptGame(const std::vector<ScriptCommand>& commands, std::vector<ObjectId> ids)
+      : commands_(commands), ids_(std::move(ids)) {}
+
+  void tick(ScenePlayer& player, int64_t tick) override {
+    ran_ = 0;
+    while (next_ < commands_.size() && commands_[next_].tick < tick) ++next_;
+    for (; next_ < commands_.size() && commands_[next_].tick == tick; ++next_, ++ran_) {
+      const ScriptCommand& c = commands_[next_];
+      const ObjectId id = ids_[next_];
+      switch (c.kind) {
+        case ScriptCommand::Kind::kStop:
+          (void)player.stop_animation(id);
+          break;
+        case ScriptCommand::Kind::kBlend:
+          (void)player.blend_clip(id, c.clip, c.weight);
+          break;
+        case ScriptCommand::Kind::kPlay:
+        case ScriptCommand::Kind::kFade: {
+          Animate a = player.animate(id, c.clip);
+          for (const auto& [clip, weight] : c.blends) a.blend(clip, weight);
+          if (c.fade) a.fade(*c.fade);
+          if (c.speed) a.speed(*c.speed);
+          if (c.start != 0.0) a.start(c.start);
+          if (c.playback) a.playback(*c.playback);
+          (void)a.done();
+          break;
+        }
+      }
+    }
+  }
+  // How many commands the latest tick ran.
+  size_t ran() const { return ran_; }
+
+ private:
+  const std::vector<ScriptCommand>& commands_;
+  std::vector<ObjectId> ids_;  // one per command
+  size_t next_ = 0;
+  size_t ran_ = 0;
+};
+
+// ------------------------------------------------------------------------- JSON
+
+void json_string(std::string* out, std::string_view s) {
+  out->push_back('"');
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out->push_back('\\');
+      out->push_back(ch);
+    } else if (c < 0x20) {
+      appendf(out, "\\u%04x", c);
+    } else {
+      out->push_back(ch);
+    }
+  }
+  out->push_back('"');
+}
+
+void json_float(std::string* out, float v) { appendf(out, "%.9g", static_cast<double>(v)); }
+
+void json_floats(std::string* out, const float* v, int n) {
+  out->push_back('[');
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) out->append(", ");
+    json_float(out, v[i]);
+  }
+  out->push_back(']');
+}
+
+}  // namespace
+
+ScriptParse parse_script(std::string_view text, std::string_view name) {
+  ScriptParse out;
+  uint32_t line_no = 0;
+  size_t pos = 0;
+  auto fail = [&](const std::string& message) {
+    out.commands.clear();
+    out.error = sv(name) + ":" + std::to_string(line_no) + ": " + message;
+    return out;
+  };
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (const size_t hash = line.find('#'); hash != std::string_view::npos) {
+      line = line.substr(0, hash);
+    }
+    const std::vector<std::string_view> w = words(line);
+    if (w.empty()) continue;
+    if (w.size() < 3) return fail("expected `TICK OBJECT COMMAND ARGS`");
+    ScriptCommand c;
+    c.line = line_no;
+    if (!parse_int(w[0], 0, INT64_MAX / 2, &c.tick)) {
+      return fail("tick '" + sv(w[0]) + "' is not a whole number, 0 or more");
+    }
+    c.object = sv(w[1]);
+    const std::string_view command = w[2];
+    size_t i = 3;
+    auto need = [&](size_t n) { return i + n <= w.size(); };
+    auto number = [&](std::string_view what, double* v) -> bool { return parse_double(what, v); };
+    if (command == "stop") {
+      c.kind = ScriptCommand::Kind::kStop;
+    } else if (command == "blend") {
+      c.kind = ScriptCommand::Kind::kBlend;
+      double weight = 0;
+      if (!need(2)) return fail("blend takes CLIP WEIGHT");
+      c.clip = sv(w[i]);
+      if (!number(w[i + 1], &weight)) return fail("weight '" + sv(w[i + 1]) + "' is not a number");
+      c.weight = static_cast<float>(weight);
+      i += 2;
+    } else if (command == "play" || command == "fade") {
+      c.kind = command == "play" ? ScriptCommand::Kind::kPlay : ScriptCommand::Kind::kFade;
+      if (!need(1)) return fail(sv(command) + " takes a CLIP");
+      c.clip = sv(w[i++]);
+      if (c.kind == ScriptCommand::Kind::kFade) {
+        double seconds = 0;
+        if (!need(1) || !number(w[i], &seconds)) return fail("fade takes CLIP SECONDS");
+        c.fade = seconds;
+        ++i;
+      }
+      while (i < w.size()) {
+        const std::string_view opt = w[i++];
+        double v = 0;
+        if (opt == "loop") {
+          c.playback = Playback::kLoop;
+        } else if (opt == "once") {
+          c.playback = Playback::kOnce;
+        } else if (opt == "ping_pong") {
+          c.playback = Playback::kPingPong;
+        } else if (opt == "speed" || opt == "start" || opt == "fade") {
+          if (!need(1) || !number(w[i], &v)) return fail(sv(opt) + " takes a number");
+          ++i;
+          if (opt == "speed") c.speed = static_cast<float>(v);
+          if (opt == "start") c.start = v;
+          if (opt == "fade") c.fade = v;
+        } else if (opt == "blend") {
+          if (!need(2) || !number(w[i + 1], &v)) return fail("blend takes CLIP WEIGHT");
+          c.blends.emplace_back(sv(w[i]), static_cast<float>(v));
+          i += 2;
+        } else {
+          return fail("unknown option '" + sv(opt) +
+                      "' (speed, start, loop, once, ping_pong, blend, fade)");
+        }
+      }
+    } else {
+      return fail("unknown command '" + sv(command) + "' (play, fade, blend, stop)");
+    }
+    if (i < w.size()) return fail("unexpected '" + sv(w[i]) + "'");
+    out.commands.push_back(std::move(c));
+  }
+  std::stable_sort(out.commands.begin(), out.commands.end(),
+                   [](const ScriptCommand& a, const ScriptCommand& b) { return a.tick < b.tick; });
+  return out;
+}
+
+Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
+                          const std::vector<ScriptCommand>& commands, std::string* out) {
+  if (run.ticks < 0) return Error::make(ErrorCode::kInvalidArgument, "negative tick count");
+  Result<ScenePlayer> created = ScenePlayer::create(&pack, run.rate);
+  if (!created) return created.error();
+  ScenePlayer& player = *created;
+  std::vector<ObjectId> ids;
+  ids.reserve(commands.size());
+  for (const ScriptCommand& c : commands) {
+    Result<ObjectId> id = player.find(c.object);
+    if (!id) {
+      return Error::make(ErrorCode::kInvalidArgument, "script line %u: no object '%s'", c.line,
+                         c.object.c_str());
+    }
+    ids.push_back(*id);
+  }
+  ScriptGame game(commands, std::move(ids));
+  Fnv run_hash;
+  uint64_t events = 0, errors = 0;
+  for (int64_t t = 0; t < run.ticks; ++t) {
+    player.step(&game);
+    const std::span<const AnimationEvent> evs = player.animation_events();
+    // Refusals of this tick: the ones that acted at it (later ones act at the next tick).
+    size_t tick_errors = 0;
+    for (const AnimationError& e : player.animation_errors()) tick_errors += e.tick == t;
+    for (uint32_t o = 0; o < player.object_count(); ++o) {
+      const ObjectId id{o};
+      for (const Mat4& m : player.palette(id)) run_hash.bytes(m.m, sizeof m.m);
+      if (player.sprite(id) != nullptr) run_hash.value(player.sprite_frame(id));
+    }
+    for (const AnimationEvent& e : evs) {
+      run_hash.value(e.tick);
+      run_hash.value(e.object.value);
+      run_hash.value(e.clip);
+      run_hash.bytes(e.event.data(), e.event.size());
+    }
+    events += evs.size();
+    errors += tick_errors;
+    if (evs.empty() && tick_errors == 0 && game.ran() == 0) continue;
+    appendf(out, "tick %" PRId64 "\n", t);
+    for (const AnimationEvent& e : evs) {
+      const std::string_view name = player.name(e.object);
+      appendf(out, "  %.*s: %.*s (%sclip %.*s)\n", static_cast<int>(name.size()), name.data(),
+              static_cast<int>(e.event.size()), e.event.data(), e.sprite ? "sprite " : "",
+              static_cast<int>(e.clip_name.size()), e.clip_name.data());
+    }
+    for (const AnimationError& e : player.animation_errors()) {
+      if (e.tick != t) continue;
+      appendf(out, "  refused: %s: %s\n", error_code_name(e.error.code()), e.error.message());
+    }
+    for (uint32_t o = 0; o < player.object_count(); ++o) {
+      const ObjectId id{o};
+      const std::string_view name = player.name(id);
+      if (player.animator(id) != nullptr) {
+        Fnv h;
+        for (const Mat4& m : player.palette(id)) h.bytes(m.m, sizeof m.m);
+        appendf(out, "  %.*s pose %016" PRIx64 "\n", static_cast<int>(name.size()), name.data(),
+                h.h);
+      } else if (player.sprite(id) != nullptr) {
+        appendf(out, "  %.*s frame %u\n", static_cast<int>(name.size()), name.data(),
+                player.sprite_frame(id));
+      }
+    }
+  }
+  appendf(out,
+          "played %" PRId64 " ticks at %d Hz: %" PRIu64 " events, %" PRIu64
+          " refused calls, %" PRIu64 " dropped events; run hash %016" PRIx64 "\n",
+          run.ticks, run.rate, events, errors, player.dropped_events(), run_hash.h);
+  return run_hash.h;
+}
+
+namespace {
+
+// One object's pose at one tick, ready to print.
+struct PoseJoint {
+  std::string name;  // a copy: the player (and its per-object rigs) goes first
+  int node = -1;
+  Trs local;
+  Mat4 global, palette;
+};
+struct PosePart {
+  int node = -1, mesh = -1, primitive = -1;
+  std::vector<std::optional<Vec3>> positions;  // in the source accessor's order
+};
+struct Pose {
+  std::string_view object;
+  int64_t tick = 0;
+  int32_t rate = 60;
+  std::vector<PoseJoint> joints;
+  std::vector<PosePart> parts;
+};
+
+Result<Pose> compute_pose(const Pack& pack, std::string_view object, int64_t tick, int32_t rate) {
+  if (tick < 0) return Error::make(ErrorCode::kInvalidArgument, "tick %" PRId64, tick);
+  Result<ScenePlayer> created = ScenePlayer::create(&pack, rate);
+  if (!created) return created.error();
+  ScenePlayer& player = *created;
+  Result<ObjectId> found = player.find(object);
+  if (!found) return found.error();
+  const ObjectId id = *found;
+  for (int64_t t = 0; t <= tick; ++t) player.step();
+
+  const ObjectInfo& info = pack.objects()[id.value];
+  const int rig_index = info.mesh >= 0 ? pack.meshes()[static_cast<size_t>(info.mesh)].rig : -1;
+  const Animator* animator = player.animator(id);
+  Pose pose;
+  pose.object = info.name;
+  pose.tick = tick;
+  pose.rate = rate;
+  if (animator != nullptr) {
+    const Skeleton& skeleton = animator->rig()->skeleton();
+    for (int j = 0; j < skeleton.joint_count(); ++j) {
+      const size_t k = static_cast<size_t>(j);
+      pose.joints.push_back({skeleton.joints()[k].name, pack.joint_source_node(rig_index, j),
+                             animator->locals()[k], animator->globals()[k],
+                             animator->palette()[k]});
+    }
+  }
+  if (info.mesh < 0) return pose;
+  const MeshInfo& mesh = pack.meshes()[static_cast<size_t>(info.mesh)];
+  const std::span<const Mat4> palette = player.palette(id);
+  std::vector<Vec3> moved;
+  for (int p = 0; p < mesh.part_count; ++p) {
+    const int part_index = mesh.first_part + p;
+    const PartInfo& part = pack.parts()[static_cast<size_t>(part_index)];
+    Result<PartStreams> s = pack.part_streams(part_index);
+    if (!s) return s.error();
+    std::span<const Vec3> positions = s->positions;
+    if (part.skinned && !palette.empty()) {
+      moved.resize(positions.size());
+      if (Result<void> r =
+              skin({positions, {}, {}, s->joints, s->weights}, palette, {moved, {}, {}});
+          !r) {
+        return r.error();
+      }
+      positions = moved;
+    } else if (part.joint >= 0 && static_cast<size_t>(part.joint) < palette.size()) {
+      moved.resize(positions.size());
+      const Mat4& m = palette[static_cast<size_t>(part.joint)];
+      for (size_t v = 0; v < positions.size(); ++v) moved[v] = transform_point(m, positions[v]);
+      positions = moved;
+    }
+    PosePart out{part.source_node, part.source_mesh, part.source_primitive, {}};
+    size_t count = positions.size();
+    for (const uint32_t v : s->source_vertices) count = std::max<size_t>(count, size_t{v} + 1);
+    out.positions.resize(count);
+    for (size_t v = 0; v < positions.size(); ++v) {
+      out.positions[v < s->source_vertices.size() ? s->source_vertices[v] : v] = positions[v];
+    }
+    pose.parts.push_back(std::move(out));
+  }
+  return pose;
+}
+
+std::string format_json(const Pose& pose) {
+  std::string out;
+  out += "{\"object\": ";
+  json_string(&out, pose.object);
+  appendf(&out, ", \"tick\": %" PRId64 ", \"rate\": %d,\n\"joints\": [", pose.tick, pose.rate);
+  for (size_t j = 0; j < pose.joints.size(); ++j) {
+    const PoseJoint& joint = pose.joints[j];
+    out += j > 0 ? ",\n  {\"name\": " : "\n  {\"name\": ";
+    json_string(&out, joint.name);
+    appendf(&out, ", \"node\": %d, \"translation\": ", joint.node);
+    json_floats(&out, &joint.local.translation.x, 3);
+    const float q[4] = {joint.local.rotation.x, joint.local.rotation.y, joint.local.rotation.z,
+                        joint.local.rotation.w};
+    out += ", \"rotation\": ";
+    json_floats(&out, q, 4);
+    out += ", \"scale\": ";
+    json_floats(&out, &joint.local.scale.x, 3);
+    out += ", \"global\": ";
+    json_floats(&out, joint.global.m, 16);
+    out += ", \"palette\": ";
+    json_floats(&out, joint.palette.m, 16);
+    out += "}";
+  }
+  out += "],\n\"parts\": [";
+  for (size_t p = 0; p < pose.parts.size(); ++p) {
+    const PosePart& part = pose.parts[p];
+    appendf(&out, "%s\n  {\"node\": %d, \"mesh\": %d, \"primitive\": %d, \"positions\": [",
+            p > 0 ? "," : "", part.node, part.mesh, part.primitive);
+    for (size_t v = 0; v < part.positions.size(); ++v) {
+      if (v > 0) out += ", ";
+      if (part.positions[v]) {
+        json_floats(&out, &part.positions[v]->x, 3);
+      } else {
+        out += "null";
+      }
+    }
+    out += "]}";
+  }
+  out += "]}\n";
+  return out;
+}
+
+std::string format_text(const Pose& pose) {
+  std::string out;
+  const auto f = [](float v) { return static_cast<double>(v); };
+  appendf(&out, "object %.*s at tick %" PRId64 " (%d Hz): %zu joints, %zu parts\n",
+          static_cast<int>(pose.object.size()), pose.object.data(), pose.tick, pose.rate,
+          pose.joints.size(), pose.parts.size());
+  for (size_t j = 0; j < pose.joints.size(); ++j) {
+    const PoseJoint& joint = pose.joints[j];
+    const Trs& l = joint.local;
+    appendf(
+        &out,
+        "  joint %zu %.*s (node %d): t %.9g %.9g %.9g  r %.9g %.9g %.9g %.9g  s %.9g %.9g %.9g\n",
+        j, static_cast<int>(joint.name.size()), joint.name.data(), joint.node, f(l.translation.x),
+        f(l.translation.y), f(l.translation.z), f(l.rotation.x), f(l.rotation.y), f(l.rotation.z),
+        f(l.rotation.w), f(l.scale.x), f(l.scale.y), f(l.scale.z));
+  }
+  for (const PosePart& part : pose.parts) {
+    Vec3 lo{1e30f, 1e30f, 1e30f}, hi{-1e30f, -1e30f, -1e30f};
+    for (const std::optional<Vec3>& p : part.positions) {
+      if (!p) continue;
+      lo = {std::min(lo.x, p->x), std::min(lo.y, p->y), std::min(lo.z, p->z)};
+      hi = {std::max(hi.x, p->x), std::max(hi.y, p->y), std::max(hi.z, p->z)};
+    }
+    appendf(&out,
+            "  part node %d mesh %d primitive %d: %zu vertices, bounds %.9g %.9g %.9g .. %.9g %.9g "
+            "%.9g\n",
+            part.node, part.mesh, part.primitive, part.positions.size(), f(lo.x), f(lo.y), f(lo.z),
+            f(hi.x), f(hi.y), f(hi.z));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> pose_json(const Pack& pack, std::string_view object, int64_t tick,
+                              int32_t rate) {
+  Result<Pose> pose = compute_pose(pack, object, tick, rate);
+  if (!pose) return pose.error();
+  return format_json(*pose);
+}
+
+namespace {
+
+struct CommandLine {
+  std::vector<std::string> positional;
+  int64_t ticks = -1;
+  int64_t tick = -1;
+  int64_t rate = 60;
+  std::string script;
+  std::string object;
+  bool json = false;
+  bool help = false;
+};
+
+// Parses the options of play/pose; prints the problem and returns false on a usage error.
+bool parse_command_line(int argc, char** argv, bool pose, CommandLine& o) {
+  for (int i = 0; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    auto value = [&]() -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "animpack: %s needs a value\n", argv[i]);
+        return nullptr;
+      }
+      return argv[++i];
+    };
+    auto integer = [&](int64_t lo, int64_t hi, int64_t* out) {
+      const char* v = value();
+      if (v == nullptr) return false;
+      if (!parse_int(v, lo, hi, out)) {
+        std::fprintf(
+            stderr, "animpack: %s takes a whole number from %" PRId64 " to %" PRId64 ", not '%s'\n",
+            std::string(a).c_str(), lo, hi, v);
+        return false;
+      }
+      return true;
+    };
+    if (a == "-h" || a == "--help") {
+      o.help = true;
+    } else if (a == "--rate") {
+      if (!integer(1, 100000, &o.rate)) return false;
+    } else if (!pose && a == "--ticks") {
+      if (!integer(1, 100000000, &o.ticks)) return false;
+    } else if (!pose && a == "--script") {
+      const char* v = value();
+      if (v == nullptr) return false;
+      o.script = v;
+    } else if (pose && a == "--tick") {
+      if (!integer(0, 100000000, &o.tick)) return false;
+    } else if (pose && a == "--object") {
+      const char* v = value();
+      if (v == nullptr) return false;
+      o.object = v;
+    } else if (pose && a == "--json") {
+      o.json = true;
+    } else if (a.size() > 1 && a[0] == '-') {
+      std::fprintf(stderr, "animpack: unknown option '%s'\n", argv[i]);
+      return false;
+    } else {
+      o.positional.emplace_back(a);
+    }
+  }
+  return true;
+}
+
+int open_pack(const std::string& path, std::optional<Pack>* out) {
+  Result<Pack> pack = Pack::open(path);
+  if (!pack) {
+    std::fprintf(stderr, "animpack: %s\n", pack.error().message());
+    return pack.error().code() == ErrorCode::kIo ? kExitUsage : kExitErrors;
+  }
+  out->emplace(std::move(*pack));
+  return kExitOk;
+}
+
+}  // namespace
+
+int play_main(int argc, char** argv) {
+  CommandLine o;
+  if (!parse_command_line(argc, argv, false, o)) {
+    std::fputs(kPlayUsage, stderr);
+    return kExitUsage;
+  }
+  if (o.help) {
+    std::fputs(kPlayUsage, stdout);
+    return kExitOk;
+  }
+  if (o.positional.size() != 1 || o.ticks < 0) {
+    std::fputs(kPlayUsage, stderr);
+    return kExitUsage;
+  }
+  std::vector<ScriptCommand> commands;
+  if (!o.script.empty()) {
+    std::ifstream in(o.script, std::ios::binary);
+    if (!in) {
+      std::fprintf(stderr, "animpack: cannot read %s\n", o.script.c_str());
+      return kExitUsage;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    ScriptParse parsed = parse_script(text.str(), o.script);
+    if (!parsed.error.empty()) {
+      std::fprintf(stderr, "animpack: %s\n", parsed.error.c_str());
+      return kExitErrors;
+    }
+    commands = std::move(parsed.commands);
+  }
+  std::optional<Pack> pack;
+  if (const int status = open_pack(o.positional[0], &pack); status != kExitOk) return status;
+  std::printf("play %s: %zu objects, %" PRId64 " ticks at %" PRId64 " Hz, %zu script commands\n",
+              o.positional[0].c_str(), pack->objects().size(), o.ticks, o.rate, commands.size());
+  std::string report;
+  Result<uint64_t> hash =
+      run_play(*pack, {o.ticks, static_cast<int32_t>(o.rate)}, commands, &report);
+  std::fputs(report.c_str(), stdout);
+  if (!hash) {
+    std::fprintf(stderr, "animpack: %s\n", hash.error().message());
+    return kExitErrors;
+  }
+  return kExitOk;
+}
+
+int pose_main(int argc, char** argv) {
+  CommandLine o;
+  if (!parse_command_line(argc, argv, true, o)) {
+    std::fputs(kPoseUsage, stderr);
+    return kExitUsage;
+  }
+  if (o.help) {
+    std::fputs(kPoseUsage, stdout);
+    return kExitOk;
+  }
+  if (o.positional.size() != 1 || o.object.empty() || o.tick < 0) {
+    std::fputs(kPoseUsage, stderr);
+    return kExitUsage;
+  }
+  std::optional<Pack> pack;
+  if (const int status = open_pack(o.positional[0], &pack); status != kExitOk) return status;
+  Result<Pose> pose = compute_pose(*pack, o.object, o.tick, static_cast<int32_t>(o.rate));
+  if (!pose) {
+    std::fprintf(stderr, "animpack: %s\n", pose.error().message());
+    return kExitErrors;
+  }
+  std::fputs((o.json ? format_json(*pose) : format_text(*pose)).c_str(), stdout);
+  return kExitOk;
+}
+
+}  // namespace animpack

@@ -1,0 +1,102 @@
+// `animpack play` and `animpack pose`: a pack's scene stepped by the runtime's ScenePlayer
+// from the command line, and one object's pose at one tick as JSON for comparison with
+// other glTF implementations. main.cpp dispatches to play_main / pose_main; the library
+// functions below are what the tests call.
+//
+//   animpack::Result<animpack::Pack> pack = animpack::Pack::open("scene.anpk");
+//   animpack::ScriptParse script = animpack::parse_script(text, "moves.txt");
+//   if (!script.error.empty()) return fail(script.error);
+//   std::string report;
+//   animpack::Result<uint64_t> hash = animpack::run_play(*pack, {240, 60}, script.commands,
+//                                                        &report);
+//   animpack::Result<std::string> json = animpack::pose_json(*pack, "walker", 30, 60);
+//
+// The play script: one command per line, `TICK OBJECT COMMAND ARGS`, `#` starts a comment.
+//   TICK OBJECT play CLIP [OPTION...]       ScenePlayer::animate(OBJECT, CLIP)...done()
+//   TICK OBJECT fade CLIP SECONDS [OPTION...]   the same with .fade(SECONDS)
+//   TICK OBJECT blend CLIP WEIGHT           ScenePlayer::blend_clip: a layer over what plays
+//   TICK OBJECT stop                        ScenePlayer::stop_animation
+// OPTION: `speed S`, `start SECONDS`, `loop`, `once`, `ping_pong`, `blend CLIP WEIGHT`
+// (repeatable), `fade SECONDS`. Commands run in Game::tick of their tick, in line order
+// within a tick. Unknown clips are the player's refusals (reported at their tick), not
+// script errors; an unknown object, command or option or a malformed number is.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "animpack/clip.h"
+#include "animpack/pack.h"
+#include "animpack/result.h"
+
+namespace animpack {
+
+// One script line.
+struct ScriptCommand {
+  enum class Kind : uint8_t { kPlay, kFade, kBlend, kStop };
+  int64_t tick = 0;
+  uint32_t line = 0;  // 1-based line in the script
+  std::string object;
+  Kind kind = Kind::kPlay;
+  std::string clip;
+  std::optional<double> fade;  // play/fade: crossfade seconds
+  float weight = 1.0f;         // blend: the layer's weight
+  std::optional<float> speed;  // play/fade options
+  double start = 0.0;
+  std::optional<Playback> playback;
+  std::vector<std::pair<std::string, float>> blends;  // play/fade: .blend(clip, weight)
+};
+
+// A parsed script: its commands ordered by tick (line order within a tick), or the first
+// error as "NAME:LINE: message".
+struct ScriptParse {
+  std::vector<ScriptCommand> commands;
+  std::string error;
+};
+
+// Parses a play script (see the top of this file); `name` prefixes error messages.
+ScriptParse parse_script(std::string_view text, std::string_view name);
+
+// How `run_play` steps.
+struct PlayRun {
+  int64_t ticks = 240;  // ticks 0 .. ticks - 1
+  int32_t rate = 60;    // ticks per second
+};
+
+// Steps the pack's scene `run.ticks` ticks, running `commands` (objects checked by name
+// first: kInvalidArgument names an unknown one), and appends the report to *out: for each
+// tick with events, refused calls or commands, a "tick T" line, then its events, errors
+// and the pose of every animated object (FNV-1a 64 of its palette bits, or its sprite
+// frame); then a summary line. Returns the run's hash: FNV-1a 64 over every tick's
+// palettes, sprite frames and events (tick, object, clip, event name).
+Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
+                          const std::vector<ScriptCommand>& commands, std::string* out);
+
+// The pose of `object` at `tick` (its own [object.animation] played from tick 0 at `rate`)
+// as one JSON object: {"object", "tick", "rate", "joints": [{"name", "node", "translation",
+// "rotation" (x y z w), "scale", "global", "palette"}], "parts": [{"node", "mesh",
+// "primitive", "positions"}]}. `node`, `mesh` and `primitive` are the source glTF's
+// indices; `global` is the joint's world matrix in the glTF scene (the rig's root matrix
+// included, the object's own transform not) and `palette` global x inverse bind, both 16
+// floats column-major; `positions` are each part's vertices in the glTF scene's space
+// (CPU-skinned, placed by their node's joint, or static) in the source accessor's order,
+// as [x, y, z] (null for an accessor vertex no part vertex comes from). Floats print with
+// %.9g, which round-trips. Errors: kInvalidArgument (no such object, negative tick), the
+// player's and the pack's (kBadPack when a part's streams fail their checks).
+Result<std::string> pose_json(const Pack& pack, std::string_view object, int64_t tick,
+                              int32_t rate);
+
+// The commands: argv holds the arguments after "play" / "pose". Exit status: 0 done, 1 the
+// inputs have errors (a bad pack or script, an unknown object), 2 usage or I/O failure.
+int play_main(int argc, char** argv);
+int pose_main(int argc, char** argv);
+
+// The commands' usage texts (for `animpack --help` and `animpack play --help`).
+extern const char* const kPlayUsage;
+extern const char* const kPoseUsage;
+
+}  // namespace animpack

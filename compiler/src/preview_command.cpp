@@ -1,0 +1,474 @@
+// `animpack preview PACK --object NAME [--clip C] [--frames K] [--size WxH] -o OUT.png`:
+// poses one object of a pack at evenly spaced ticks of its clips, traces each pose with
+// animpack::trace and lays the frames out as one labelled PNG (docs/cli.md).
+#include "preview_command.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "animpack/animator.h"
+#include "animpack/camera.h"
+#include "animpack/compiler/pack_writer.h"
+#include "animpack/pack.h"
+#include "animpack/posed.h"
+#include "animpack/sprite.h"
+#include "animpack/tracer/image.h"
+#include "animpack/tracer/render.h"
+#include "animpack/tracer/stage.h"
+
+namespace animpack {
+
+const char* const kPreviewUsage =
+    "usage: animpack preview PACK.anpk --object NAME [--clip C] [--frames K] [--size WxH]\n"
+    "                        [--threads N] -o OUT.png\n"
+    "\n"
+    "Traces one object of a pack and writes one PNG. With --clip, a filmstrip of K evenly\n"
+    "spaced ticks of that clip (skeletal or sprite); without it, a contact sheet: one row per\n"
+    "clip of the object, K ticks each (a sprite: every frame of every clip), each row\n"
+    "labelled with its clip's order and name.\n"
+    "\n"
+    "  --object NAME   the object to show (required)\n"
+    "  --clip C        a clip of the object, by name or index\n"
+    "  --frames K      frames per clip, 1 to 64 (default 8)\n"
+    "  --size WxH      the size of each frame in pixels, 16 to 2048 each (default 160x120)\n"
+    "  --threads N     tracing threads, 0 to 256 (default 0: one per core)\n"
+    "  -o, --output F  the PNG to write\n";
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitErrors = 1;
+constexpr int kExitUsage = 2;
+constexpr int32_t kTickRate = 60;
+constexpr int kLabelHeight = 11;  // the strip above each row: 7-pixel glyphs, 2 above
+constexpr int64_t kMaxSheetPixels = int64_t{64} << 20;
+constexpr trace::Rgba kSheetBackground{16, 17, 21, 255};
+constexpr trace::Rgba kRowLabel{225, 228, 235, 255};
+constexpr trace::Rgba kCellLabel{150, 155, 165, 255};
+
+struct PreviewOptions {
+  std::vector<std::string> positional;
+  std::string object, clip, output;
+  bool has_clip = false;
+  int frames = 8, width = 160, height = 120, threads = 0;
+  bool help = false;
+};
+
+bool parse_int(std::string_view text, int lo, int hi, int* out) {
+  if (text.empty() || text.size() > 9) return false;
+  int v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  if (v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+bool parse(int argc, char** argv, PreviewOptions& o) {
+  for (int i = 0; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    auto value = [&](const char* name) -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "animpack: %s needs a value\n", name);
+        return nullptr;
+      }
+      return argv[++i];
+    };
+    if (a == "-h" || a == "--help") {
+      o.help = true;
+    } else if (a == "-o" || a == "--output") {
+      const char* v = value("-o");
+      if (!v) return false;
+      o.output = v;
+    } else if (a == "--object") {
+      const char* v = value("--object");
+      if (!v) return false;
+      o.object = v;
+    } else if (a == "--clip") {
+      const char* v = value("--clip");
+      if (!v) return false;
+      o.clip = v;
+      o.has_clip = true;
+    } else if (a == "--frames") {
+      const char* v = value("--frames");
+      if (!v) return false;
+      if (!parse_int(v, 1, 64, &o.frames)) {
+        std::fprintf(stderr, "animpack: --frames takes 1 to 64, not '%s'\n", v);
+        return false;
+      }
+    } else if (a == "--threads") {
+      const char* v = value("--threads");
+      if (!v) return false;
+      if (!parse_int(v, 0, 256, &o.threads)) {
+        std::fprintf(stderr, "animpack: --threads takes 0 to 256, not '%s'\n", v);
+        return false;
+      }
+    } else if (a == "--size") {
+      const char* v = value("--size");
+      if (!v) return false;
+      const std::string_view s = v;
+      const size_t x = s.find('x');
+      if (x == std::string_view::npos || !parse_int(s.substr(0, x), 16, 2048, &o.width) ||
+          !parse_int(s.substr(x + 1), 16, 2048, &o.height)) {
+        std::fprintf(stderr, "animpack: --size takes WxH, each 16 to 2048, not '%s'\n", v);
+        return false;
+      }
+    } else if (a.size() > 1 && a[0] == '-') {
+      std::fprintf(stderr, "animpack: unknown option '%s'\n", argv[i]);
+      return false;
+    } else {
+      o.positional.emplace_back(a);
+    }
+  }
+  return true;
+}
+
+// One frame of the sheet: a clip at a tick (skeletal) or an atlas frame (sprite).
+struct Cell {
+  uint16_t clip = 0;
+  int64_t tick = 0;
+  uint32_t frame = 0;
+  std::string label;
+};
+
+// Tick i of k evenly spaced over `ticks`: the first tick at or after i * ticks / k, so
+// that a sprite clip of k frames shows each of them (frame boundaries fall on such
+// points exactly).
+int64_t spaced_tick(int i, double ticks, int k) {
+  return static_cast<int64_t>(std::ceil(static_cast<double>(i) * ticks / k - 1e-9));
+}
+
+struct Row {
+  std::string label;
+  std::vector<Cell> cells;
+};
+
+// The object being previewed and what poses it.
+class Subject {
+ public:
+  Subject(const Pack& pack, int object) : object_(object) {
+    info_ = &pack.objects()[static_cast<size_t>(object)];
+    if (info_->animated && info_->animation.sprite_sheet >= 0) {
+      sheet_ = &pack.sprite_sheets()[static_cast<size_t>(info_->animation.sprite_sheet)];
+    } else if (info_->mesh >= 0) {
+      const int rig = pack.meshes()[static_cast<size_t>(info_->mesh)].rig;
+      if (rig >= 0) rig_ = &pack.rig(rig);
+    }
+    Trs trs{info_->position, info_->rotation, info_->scale};
+    // A camera-facing object faces the preview camera, which looks down -z.
+    if (info_->face_camera) trs.rotation = Quat{};
+    model_ = to_matrix(trs);
+  }
+
+  bool sprite() const { return sheet_ != nullptr; }
+  bool animated() const { return sheet_ != nullptr || rig_ != nullptr; }
+  int clip_count() const {
+    return sheet_ ? static_cast<int>(sheet_->clips().size()) : (rig_ ? rig_->clip_count() : 0);
+  }
+  std::string_view clip_name(int c) const {
+    return sheet_ ? std::string_view(sheet_->clips()[static_cast<size_t>(c)].name())
+                  : std::string_view(rig_->clips()[static_cast<size_t>(c)].name());
+  }
+
+  // The clip named `text` (or numbered, when no clip has that name), or -1.
+  int find_clip(const std::string& text) const {
+    for (int c = 0; c < clip_count(); ++c) {
+      if (clip_name(c) == text) return c;
+    }
+    int index = -1;
+    if (parse_int(text, 0, clip_count() - 1, &index)) return index;
+    return -1;
+  }
+
+  // The row of clip c: K evenly spaced ticks over the clip (a sprite without
+  // `evenly`: every frame of the clip).
+  Row row(int c, int frames, bool evenly) const {
+    Row r;
+    char label[160];
+    const auto clip = static_cast<uint16_t>(c);
+    if (sheet_) {
+      const SpriteClip& sc = sheet_->clips()[static_cast<size_t>(c)];
+      std::snprintf(label, sizeof label, "%d %s  %zu FRAMES %g FPS", c, sc.name().c_str(),
+                    sc.frames().size(), static_cast<double>(sc.fps()));
+      r.label = label;
+      if (!evenly) {
+        for (uint32_t f : sc.frames()) r.cells.push_back(sprite_cell(clip, 0, f));
+        return r;
+      }
+      // K ticks over one pass of the clip, through a player (its playback's frames).
+      std::optional<SpritePlayer> player;
+      if (auto p = SpritePlayer::create(sheet_, kTickRate)) player.emplace(std::move(*p));
+      const double ticks =
+          static_cast<double>(sc.frames().size()) / static_cast<double>(sc.fps()) * kTickRate;
+      if (player && player->play(clip, 0)) {
+        for (int i = 0; i < frames; ++i) {
+          const int64_t tick = spaced_tick(i, ticks, frames);
+          r.cells.push_back(sprite_cell(clip, tick, player->frame(tick)));
+        }
+      }
+      return r;
+    }
+    const Clip& rc = rig_->clips()[static_cast<size_t>(c)];
+    std::snprintf(label, sizeof label, "%d %s  %.2f S", c, rc.name().c_str(),
+                  static_cast<double>(rc.duration()));
+    r.label = label;
+    const double ticks = static_cast<double>(rc.duration()) * kTickRate;
+    for (int i = 0; i < frames; ++i) {
+      Cell cell;
+      cell.clip = clip;
+      cell.tick = spaced_tick(i, ticks, frames);
+      cell.label = "T" + std::to_string(cell.tick);
+      r.cells.push_back(cell);
+    }
+    return r;
+  }
+
+  // The snapshot of one cell. The palette lives in this Subject until the next call.
+  Result<Posed> pose(const Cell& cell) {
+    Posed posed;
+    posed.tick = cell.tick;
+    PosedObject o;
+    o.object = object_;
+    o.mesh = info_->mesh;
+    o.model = model_;
+    if (sheet_) {
+      o.sprite_sheet = info_->animation.sprite_sheet;
+      o.sprite_frame = cell.frame;
+    } else if (rig_) {
+      if (!animator_) {
+        Result<Animator> a = Animator::create(rig_, kTickRate);
+        if (!a) return a.error();
+        animator_.emplace(std::move(*a));
+      }
+      if (auto r = animator_->play(cell.clip, 0); !r) return r.error();
+      animator_->evaluate(cell.tick);
+      o.palette = animator_->palette();
+      o.previous_palette = o.palette;
+    }
+    posed.objects.push_back(o);
+    return posed;
+  }
+
+ private:
+  static Cell sprite_cell(uint16_t clip, int64_t tick, uint32_t frame) {
+    Cell cell;
+    cell.clip = clip;
+    cell.tick = tick;
+    cell.frame = frame;
+    cell.label = "F" + std::to_string(frame);
+    return cell;
+  }
+
+  int object_;
+  const ObjectInfo* info_ = nullptr;
+  const SpriteSheet* sheet_ = nullptr;
+  const Rig* rig_ = nullptr;
+  Mat4 model_;
+  std::optional<Animator> animator_;
+};
+
+// A camera that frames `bounds` in a width x height frame: perspective from the front,
+// a little right and above, for meshes; orthographic straight on for sprites.
+Camera fit_camera(const trace::Aabb& bounds, int width, int height, bool sprite) {
+  Camera cam;
+  const Vec3 c = bounds.centre();
+  const Vec3 e = bounds.extent();
+  const float aspect = static_cast<float>(width) / static_cast<float>(height);
+  const float radius = std::max(0.5f * std::sqrt(dot(e, e)), 1e-3f);
+  cam.target = c;
+  if (sprite) {
+    cam.orthographic = true;
+    cam.ortho_height = std::max(std::max(e.y, e.x / aspect), 1e-3f) * 1.08f;
+    cam.eye = c + Vec3{0, 0, 4.0f * radius + 1.0f};
+    cam.near_plane = 0.5f;
+    cam.far_plane = 8.0f * radius + 2.0f;
+    return cam;
+  }
+  cam.fov_y = 0.7f;
+  const float tan_v = std::tan(cam.fov_y * 0.5f), tan_h = tan_v * aspect;
+  // The nearest eye, along a fixed direction, that sees all 8 corners of the box.
+  const Vec3 back = normalize(Vec3{0.3f, 0.25f, 1.0f});  // from the target to the eye
+  const Vec3 right = normalize(cross(cam.up, back));
+  const Vec3 up = cross(back, right);
+  float distance = 0.0f;
+  for (int k = 0; k < 8; ++k) {
+    const Vec3 corner{k & 1 ? bounds.hi.x : bounds.lo.x, k & 2 ? bounds.hi.y : bounds.lo.y,
+                      k & 4 ? bounds.hi.z : bounds.lo.z};
+    const Vec3 d = corner - c;
+    const float z = dot(d, back);
+    distance = std::max(distance, z + std::fabs(dot(d, right)) / tan_h);
+    distance = std::max(distance, z + std::fabs(dot(d, up)) / tan_v);
+  }
+  distance = std::max(distance * 1.08f, 2.0f * radius * 0.05f);
+  cam.eye = c + back * distance;
+  cam.near_plane = 0.02f * distance;
+  cam.far_plane = distance + 40.0f * radius;
+  return cam;
+}
+
+// A grey ground under the object: a square 24 radii wide at the bounds' lowest y.
+Result<void> add_ground(trace::TraceScene& scene, const trace::Aabb& bounds) {
+  const Vec3 c = bounds.centre(), e = bounds.extent();
+  const float r = std::max(0.5f * std::sqrt(dot(e, e)), 1e-3f) * 12.0f;
+  const float y = bounds.lo.y;
+  const Vec3 p[4] = {
+      {c.x - r, y, c.z - r}, {c.x + r, y, c.z - r}, {c.x + r, y, c.z + r}, {c.x - r, y, c.z + r}};
+  const Vec3 n[4] = {{0, 1, 0}, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}};
+  const uint32_t idx[6] = {0, 2, 1, 0, 3, 2};
+  trace::Material ground;
+  ground.color = {0.42f, 0.43f, 0.45f};
+  const uint32_t mat = scene.add_material(ground);
+  if (auto res = scene.add_mesh({p, n, {}, idx, trace::kNoObject, mat}); !res) return res.error();
+  scene.build();
+  return ok();
+}
+
+}  // namespace
+
+int preview_command(int argc, char** argv) {
+  PreviewOptions o;
+  if (!parse(argc, argv, o)) {
+    std::fputs(kPreviewUsage, stderr);
+    return kExitUsage;
+  }
+  if (o.help) {
+    std::fputs(kPreviewUsage, stdout);
+    return kExitOk;
+  }
+  if (o.positional.size() != 1 || o.object.empty() || o.output.empty()) {
+    std::fputs(kPreviewUsage, stderr);
+    return kExitUsage;
+  }
+  const std::string& path = o.positional[0];
+  Result<Pack> pack = Pack::open(path);
+  if (!pack) {
+    std::fprintf(stderr, "animpack: %s\n", pack.error().message());
+    return pack.error().code() == ErrorCode::kIo ? kExitUsage : kExitErrors;
+  }
+  const int object = pack->find_object(o.object);
+  if (object < 0) {
+    std::string names;
+    for (const ObjectInfo& info : pack->objects()) {
+      names += (names.empty() ? "" : ", ") + std::string(info.name);
+    }
+    std::fprintf(stderr, "animpack: %s has no object '%s' (its objects: %s)\n", path.c_str(),
+                 o.object.c_str(), names.c_str());
+    return kExitErrors;
+  }
+  Subject subject(*pack, object);
+  if (!subject.animated() || subject.clip_count() == 0) {
+    std::fprintf(stderr, "animpack: object '%s' has no clips to preview\n", o.object.c_str());
+    return kExitErrors;
+  }
+  std::vector<Row> rows;
+  if (o.has_clip) {
+    const int c = subject.find_clip(o.clip);
+    if (c < 0) {
+      std::string names;
+      for (int k = 0; k < subject.clip_count(); ++k) {
+        names += (k ? ", " : "") + std::string(subject.clip_name(k));
+      }
+      std::fprintf(stderr, "animpack: object '%s' has no clip '%s' (its clips: %s)\n",
+                   o.object.c_str(), o.clip.c_str(), names.c_str());
+      return kExitErrors;
+    }
+    rows.push_back(subject.row(c, o.frames, true));
+  } else {
+    for (int c = 0; c < subject.clip_count(); ++c) {
+      rows.push_back(subject.row(c, o.frames, !subject.sprite()));
+    }
+  }
+  size_t columns = 1;
+  for (const Row& r : rows) columns = std::max(columns, r.cells.size());
+  const int64_t sheet_w = static_cast<int64_t>(columns) * o.width;
+  const int64_t sheet_h = static_cast<int64_t>(rows.size()) * (kLabelHeight + o.height);
+  if (sheet_w > 16384 || sheet_h > 16384 || sheet_w * sheet_h > kMaxSheetPixels) {
+    std::fprintf(stderr,
+                 "animpack: a sheet of %lldx%lld pixels is too large; use a smaller "
+                 "--size or --frames, or --clip\n",
+                 static_cast<long long>(sheet_w), static_cast<long long>(sheet_h));
+    return kExitUsage;
+  }
+
+  trace::StageOptions stage;
+  stage.cardless_sprites = true;
+  auto staged = [&](const Cell& cell) -> Result<trace::TraceScene> {
+    Result<Posed> posed = subject.pose(cell);
+    if (!posed) return posed.error();
+    return trace::stage_posed(*pack, *posed, stage);
+  };
+
+  // Pass 1: one camera framing every pose, so the frames line up.
+  trace::Aabb bounds;
+  for (const Row& r : rows) {
+    for (const Cell& cell : r.cells) {
+      Result<trace::TraceScene> scene = staged(cell);
+      if (!scene) {
+        std::fprintf(stderr, "animpack: %s: %s\n", o.object.c_str(), scene.error().message());
+        return kExitErrors;
+      }
+      bounds.merge(scene->bounds());
+    }
+  }
+  if (!bounds.valid()) {
+    std::fprintf(stderr, "animpack: object '%s' has nothing to draw\n", o.object.c_str());
+    return kExitErrors;
+  }
+  trace::RenderOptions render;
+  render.width = o.width;
+  render.height = o.height;
+  render.threads = o.threads;
+  render.camera = fit_camera(bounds, o.width, o.height, subject.sprite());
+  if (subject.sprite()) render.background = {0.16f, 0.17f, 0.2f};
+
+  // Pass 2: trace and lay out.
+  trace::Image sheet(static_cast<int>(sheet_w), static_cast<int>(sheet_h), kSheetBackground);
+  for (size_t ri = 0; ri < rows.size(); ++ri) {
+    const Row& r = rows[ri];
+    const int y = static_cast<int>(ri) * (kLabelHeight + o.height);
+    trace::draw_text(sheet, 3, y + 2, r.label, kRowLabel);
+    for (size_t ci = 0; ci < r.cells.size(); ++ci) {
+      Result<trace::TraceScene> scene = staged(r.cells[ci]);
+      if (scene && !subject.sprite()) {
+        if (auto g = add_ground(*scene, bounds); !g) scene = g.error();
+      }
+      if (!scene) {
+        std::fprintf(stderr, "animpack: %s: %s\n", o.object.c_str(), scene.error().message());
+        return kExitErrors;
+      }
+      Result<trace::Frame> frame = trace::render(*scene, render);
+      if (!frame) {
+        std::fprintf(stderr, "animpack: %s\n", frame.error().message());
+        return kExitErrors;
+      }
+      const int x = static_cast<int>(ci) * o.width;
+      trace::blit(sheet, frame->color, x, y + kLabelHeight);
+      trace::draw_text(sheet, x + 3, y + kLabelHeight + o.height - 10, r.cells[ci].label,
+                       kCellLabel);
+    }
+  }
+  const std::vector<uint8_t> png = trace::encode_png(sheet);
+  if (png.empty()) {
+    std::fprintf(stderr, "animpack: %s: PNG encoding failed\n", o.output.c_str());
+    return kExitUsage;
+  }
+  if (std::string err = write_file_atomically(o.output, png); !err.empty()) {
+    std::fprintf(stderr, "animpack: %s\n", err.c_str());
+    return kExitUsage;
+  }
+  std::fprintf(stderr, "animpack: %s: %zu clip(s) x %zu frame(s) of '%s' -> %s (%lldx%lld)\n",
+               path.c_str(), rows.size(), columns, o.object.c_str(), o.output.c_str(),
+               static_cast<long long>(sheet_w), static_cast<long long>(sheet_h));
+  return kExitOk;
+}
+
+}  // namespace animpack

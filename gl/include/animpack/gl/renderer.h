@@ -1,0 +1,233 @@
+// GPU skinning and drawing with OpenGL 4.5 core: meshes, a skin store, sprite textures,
+// instances, and a frame of colour, object ids and motion vectors read back to the CPU.
+//
+//   auto context = animpack::gl::Context::create_headless();
+//   auto renderer = animpack::gl::Renderer::create(&*context);
+//   auto mesh = renderer->upload_skinned_mesh({col.positions, col.normals, col.tangents, {},
+//                                              col.indices}, {col.joints, col.weights});
+//   animpack::gl::InstanceDesc desc;
+//   desc.mesh = *mesh;
+//   auto instance = renderer->create_instance(desc);
+//   animpack::gl::InstancePose pose{*instance, animator.palette(), last_palette};
+//   (void)renderer->set_poses({&pose, 1});
+//   animpack::gl::View view{camera, {}, 320, 240};
+//   (void)renderer->render(view);
+//   animpack::Result<std::vector<uint32_t>> ids = renderer->read_ids();   // top row first
+//
+// The skin store is one shader storage buffer: every skinned mesh's per-vertex records
+// (four 16-bit joints and four float weights, 32 bytes), allocated with a free list,
+// then every posed instance's current and previous palettes, rewritten by set_poses().
+// The vertex stage blends the four palette matrices of a vertex by its weights (summed in
+// joint order 0..3, as the CPU skin() does) and skins position, normal and tangent before
+// the instance's model matrix, in both passes of render(): a depth/ids/motion pass, then
+// the colour pass (depth-tested against it). The previous palette and previous model give
+// each vertex its previous position: a vertex that moved writes its motion in pixels, a
+// still one writes exactly zero.
+//
+// Every function checks its arguments (and that the renderer's context is current)
+// before any GL call and returns an error instead of touching GL: kInvalidArgument (a
+// handle that names nothing, a size or count out of range), kSizeMismatch (streams of
+// different lengths), kBadJointIndex (a pose with fewer joints than its mesh names).
+// After its GL calls a function checks GL errors (Context::check_errors) and returns kIo
+// when there were any. Image rows are returned top row first, as camera.h numbers them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "animpack/camera.h"
+#include "animpack/math.h"
+#include "animpack/result.h"
+#include "animpack/skinning.h"
+#include "animpack/sprite.h"
+
+namespace animpack::gl {
+
+class Context;
+
+// Typed handles. 0 names nothing; a released object's handle stops naming it (handles
+// carry a generation, so a reused slot does not revive them).
+struct MeshHandle {
+  uint32_t value = 0;
+  explicit operator bool() const { return value != 0; }
+  friend bool operator==(MeshHandle a, MeshHandle b) { return a.value == b.value; }
+};
+struct TextureHandle {
+  uint32_t value = 0;
+  explicit operator bool() const { return value != 0; }
+  friend bool operator==(TextureHandle a, TextureHandle b) { return a.value == b.value; }
+};
+struct InstanceHandle {
+  uint32_t value = 0;
+  explicit operator bool() const { return value != 0; }
+  friend bool operator==(InstanceHandle a, InstanceHandle b) { return a.value == b.value; }
+};
+
+// The id buffer's value where nothing was drawn.
+inline constexpr uint32_t kNoId = 0;
+// The largest render target side, and the most vertices or indices of one mesh.
+inline constexpr uint32_t kMaxTargetSize = 8192;
+inline constexpr uint32_t kMaxMeshVertices = 1u << 24;
+
+// A mesh's vertex streams (the pack's PartStreams fit). positions and indices are
+// required; the others are empty or have one entry (uvs: two floats) per position.
+struct MeshData {
+  std::span<const Vec3> positions;
+  std::span<const Vec3> normals;      // missing: (0, 0, 1)
+  std::span<const Vec4> tangents;     // missing: (1, 0, 0, 1)
+  std::span<const float> uvs;         // u right, v down from the image's top; missing: 0
+  std::span<const uint32_t> indices;  // triangles: a multiple of 3, each < positions.size()
+};
+
+// A skinned mesh's joints and weights, one entry per position. The mesh "names" joints
+// 0 .. max index: a pose must have at least that many.
+struct SkinData {
+  std::span<const JointIndices> joints;
+  std::span<const Vec4> weights;  // finite; used as given (the cooker normalises them)
+};
+
+// One drawn copy of a mesh.
+struct InstanceDesc {
+  MeshHandle mesh;
+  Mat4 model;           // mesh space -> world
+  Mat4 previous_model;  // the model of the previous frame (motion vectors); = model for none
+  uint32_t id = 1;      // written to the id buffer; not kNoId
+  Vec4 color{0.8f, 0.8f, 0.8f, 1.0f};  // shaded colour of untextured meshes (rgb, 0..1)
+  // A texture shows through the mesh's uvs mapped into `uv` (a sprite frame): texel
+  // (u0 + u (u1 - u0), v0 + v (v1 - v0)), nearest, unlit; texels with alpha < 0.5 are
+  // not drawn (in either pass).
+  TextureHandle texture;
+  UvRect uv{0, 0, 1, 1};
+  bool visible = true;
+};
+
+// A skinned instance's palette for this frame and the previous one (motion vectors).
+// previous may be empty (= joints). Both views are copied by set_poses().
+struct InstancePose {
+  InstanceHandle instance;
+  std::span<const Mat4> joints;
+  std::span<const Mat4> previous;
+};
+
+// What render() draws: the camera (projection_matrix with aspect width / height), the
+// camera of the previous frame for motion vectors (none: the same), the target size.
+struct View {
+  Camera camera;
+  std::optional<Camera> previous_camera;
+  uint32_t width = 0;  // 1 .. kMaxTargetSize
+  uint32_t height = 0;
+  Vec4 clear_color{0.094f, 0.102f, 0.125f, 1.0f};
+};
+
+// An RGBA8 image, rows top first.
+struct Image {
+  uint32_t width = 0, height = 0;
+  std::vector<uint8_t> rgba;
+};
+
+// How far a pixel's surface moved since the previous frame (current position minus
+// previous), in pixels: x to the right, y down.
+struct Motion {
+  float x = 0, y = 0;
+};
+
+// The skin store's occupancy, in vertices (records) and matrices (palettes).
+struct SkinStoreStats {
+  uint32_t record_capacity = 0;
+  uint32_t records_used = 0;
+  uint32_t free_runs = 0;
+  uint32_t palette_matrices = 0;  // current + previous of every posed instance
+  uint64_t buffer_bytes = 0;
+};
+
+// What render() checks of a view: kInvalidArgument for a size of 0 or over
+// kMaxTargetSize, a degenerate camera (eye at target, up along the view direction, near
+// <= 0, far <= near, fov_y outside (0, pi), ortho_height <= 0) or a non-finite clear colour.
+Result<void> check_view(const View& view);
+
+class Renderer {
+ public:
+  Renderer();
+  Renderer(Renderer&&) noexcept;
+  Renderer& operator=(Renderer&&) noexcept;
+  Renderer(const Renderer&) = delete;
+  Renderer& operator=(const Renderer&) = delete;
+  // Deletes its GL objects when its context is current (else they die with the context).
+  ~Renderer();
+
+  // A renderer drawing with `context` (current, and outliving the renderer: see
+  // Context). Compiles its shaders. kInvalidArgument for a null, empty or not current
+  // context; kIo when a shader fails to compile (the log is in the message).
+  static Result<Renderer> create(Context* context);
+
+  // A static mesh. kInvalidArgument for no positions or indices, more than
+  // kMaxMeshVertices, an index count not a multiple of 3, an index out of range or a
+  // non-finite position; kSizeMismatch for streams of other lengths.
+  Result<MeshHandle> upload_mesh(const MeshData& mesh);
+  // A skinned mesh: upload_mesh's checks, plus joints and weights of the same length
+  // (kSizeMismatch) with finite weights (kInvalidArgument). Its records go into the skin
+  // store (which grows, keeping what it holds, when its free list has no room).
+  Result<MeshHandle> upload_skinned_mesh(const MeshData& mesh, const SkinData& skin);
+  // Frees the mesh (its skin records return to the free list). kInvalidArgument when the
+  // handle names nothing or an instance still uses it.
+  Result<void> release_mesh(MeshHandle mesh);
+  // The joints a skinned mesh names (max joint index + 1); 0 for a static mesh or a bad
+  // handle.
+  uint32_t mesh_joint_count(MeshHandle mesh) const;
+
+  // An RGBA8 texture (rows top first, as Pack::sprite_pixels gives them).
+  // kInvalidArgument for a zero or over-8192 size; kSizeMismatch when rgba is not
+  // width * height * 4 bytes.
+  Result<TextureHandle> upload_texture(std::span<const uint8_t> rgba, uint32_t width,
+                                       uint32_t height);
+  // kInvalidArgument when the handle names nothing or an instance still uses it.
+  Result<void> release_texture(TextureHandle texture);
+
+  // Adds an instance. kInvalidArgument for a mesh or texture handle naming nothing, id
+  // kNoId, or a non-finite matrix.
+  Result<InstanceHandle> create_instance(const InstanceDesc& desc);
+  // Replaces an instance's description (its pose is kept when the mesh is the same).
+  Result<void> update_instance(InstanceHandle instance, const InstanceDesc& desc);
+  Result<void> destroy_instance(InstanceHandle instance);
+
+  // The poses of this frame: replaces every pose set before (a skinned instance not
+  // named draws its bind pose). All are checked before any is kept: kInvalidArgument for
+  // an instance naming nothing or not skinned, named twice, or a non-finite matrix;
+  // kBadJointIndex when joints has fewer matrices than the instance's mesh names;
+  // kSizeMismatch when previous is neither empty nor as long as joints.
+  Result<void> set_poses(std::span<const InstancePose> poses);
+
+  // Draws every visible instance into the renderer's own target (resized to the view):
+  // the ids/motion pass, then the colour pass. Fails as check_view() does.
+  Result<void> render(const View& view);
+  // The last render()'s colour, ids (kNoId where nothing was drawn) and motion, rows top
+  // first. kInvalidArgument before any render().
+  Result<Image> read_color();
+  Result<std::vector<uint32_t>> read_ids();
+  Result<std::vector<Motion>> read_motion();
+  // Copies the last render()'s colour to the window's framebuffer, scaled to
+  // width x height. kInvalidArgument on a headless context or before any render().
+  Result<void> present(int width, int height);
+
+  // Skins a skinned instance's vertices on the GPU with the same vertex-stage code as
+  // render() and reads them back (transform feedback), in mesh space (before the model
+  // matrix): positions, and normals and tangents where out has room for them (empty
+  // spans are skipped), and the positions under the previous palette into out_previous
+  // (may be empty). Each non-empty span must have one entry per vertex (kSizeMismatch).
+  // An instance without a pose gives its bind pose. kInvalidArgument for a handle naming
+  // nothing or a static mesh.
+  Result<void> capture_skinned(InstanceHandle instance, const SkinOutput& out,
+                               std::span<Vec3> out_previous = {});
+
+  SkinStoreStats skin_store_stats() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace animpack::gl

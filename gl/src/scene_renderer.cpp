@@ -1,0 +1,313 @@
+#include "animpack/gl/scene_renderer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+namespace animpack::gl {
+
+namespace {
+
+// Shaded colours of mesh objects, by object index.
+constexpr Vec4 kColors[] = {{0.90f, 0.55f, 0.24f, 1}, {0.35f, 0.67f, 0.90f, 1},
+                            {0.55f, 0.82f, 0.43f, 1}, {0.86f, 0.43f, 0.67f, 1},
+                            {0.85f, 0.80f, 0.40f, 1}, {0.60f, 0.55f, 0.85f, 1}};
+
+bool finite_span(std::span<const Mat4> s) {
+  for (const Mat4& m : s) {
+    for (float f : m.m) {
+      if (!std::isfinite(f)) return false;
+    }
+  }
+  return true;
+}
+
+// Texture coordinates from the part's x, y bounds (the pack carries none): u right, v down.
+std::vector<float> bounds_uvs(std::span<const Vec3> positions) {
+  float lo_x = positions[0].x, hi_x = lo_x, lo_y = positions[0].y, hi_y = lo_y;
+  for (const Vec3& p : positions) {
+    lo_x = std::min(lo_x, p.x);
+    hi_x = std::max(hi_x, p.x);
+    lo_y = std::min(lo_y, p.y);
+    hi_y = std::max(hi_y, p.y);
+  }
+  const float w = hi_x - lo_x, h = hi_y - lo_y;
+  std::vector<float> uvs(positions.size() * 2);
+  for (size_t v = 0; v < positions.size(); ++v) {
+    uvs[2 * v] = w > 0 ? (positions[v].x - lo_x) / w : 0.0f;
+    uvs[2 * v + 1] = h > 0 ? (hi_y - positions[v].y) / h : 0.0f;
+  }
+  return uvs;
+}
+
+Mat4 scale_x(const Mat4& m, float s) {
+  Mat4 out = m;
+  for (int r = 0; r < 4; ++r) out.m[r] = m.m[r] * s;
+  return out;
+}
+
+}  // namespace
+
+struct SceneRenderer::Impl {
+  struct Drawn {
+    InstanceHandle instance;
+    bool drawn = false;
+  };
+  struct Object {
+    std::vector<Drawn> parts;  // one per part of the object's mesh
+    Drawn card;                // the default card (a sprite without a mesh)
+    Mat4 previous_model;
+    bool has_previous = false;
+  };
+
+  Renderer* renderer = nullptr;
+  const Pack* pack = nullptr;
+  SceneOptions options;
+  std::vector<MeshHandle> part_meshes;  // one per pack part
+  std::vector<TextureHandle> sheets;    // one per sprite sheet
+  MeshHandle card;
+  std::vector<Object> objects;  // one per pack object
+  std::vector<InstancePose> poses;
+  std::vector<uint8_t> seen;
+
+  ~Impl() {
+    if (renderer == nullptr) return;
+    for (Object& o : objects) {
+      for (Drawn& d : o.parts) {
+        if (d.instance) (void)renderer->destroy_instance(d.instance);
+      }
+      if (o.card.instance) (void)renderer->destroy_instance(o.card.instance);
+    }
+    for (MeshHandle m : part_meshes) {
+      if (m) (void)renderer->release_mesh(m);
+    }
+    if (card) (void)renderer->release_mesh(card);
+    for (TextureHandle t : sheets) {
+      if (t) (void)renderer->release_texture(t);
+    }
+  }
+
+  // Creates or updates the instance `d` with desc and marks it drawn.
+  Result<void> place(Drawn& d, const InstanceDesc& desc) {
+    if (!d.instance) {
+      Result<InstanceHandle> h = renderer->create_instance(desc);
+      if (!h) return h.error();
+      d.instance = *h;
+    } else if (auto r = renderer->update_instance(d.instance, desc); !r) {
+      return r;
+    }
+    d.drawn = true;
+    return ok();
+  }
+
+  Result<void> check(const Posed& posed) {
+    seen.assign(pack->objects().size(), 0);
+    for (size_t i = 0; i < posed.objects.size(); ++i) {
+      const PosedObject& o = posed.objects[i];
+      if (o.object < 0 || static_cast<size_t>(o.object) >= pack->objects().size()) {
+        return Error::make(ErrorCode::kInvalidArgument,
+                           "posed object %zu: object %d outside the "
+                           "pack's %zu",
+                           i, o.object, pack->objects().size());
+      }
+      if (seen[static_cast<size_t>(o.object)] != 0) {
+        return Error::make(ErrorCode::kInvalidArgument, "posed object %zu: object %d twice", i,
+                           o.object);
+      }
+      seen[static_cast<size_t>(o.object)] = 1;
+      const ObjectInfo& info = pack->objects()[static_cast<size_t>(o.object)];
+      if (o.mesh != info.mesh) {
+        return Error::make(ErrorCode::kInvalidArgument,
+                           "posed object %d: mesh %d, but the object's mesh is %d", o.object,
+                           o.mesh, info.mesh);
+      }
+      const int sheet = info.animated ? info.animation.sprite_sheet : -1;
+      if (o.sprite_sheet != -1 && o.sprite_sheet != sheet) {
+        return Error::make(ErrorCode::kInvalidArgument,
+                           "posed object %d: sprite sheet %d, but the object's is %d", o.object,
+                           o.sprite_sheet, sheet);
+      }
+      if (o.sprite_sheet >= 0) {
+        const Atlas& atlas = pack->sprite_sheets()[static_cast<size_t>(o.sprite_sheet)].atlas();
+        if (o.sprite_frame >= atlas.frame_count()) {
+          return Error::make(ErrorCode::kBadFrame, "posed object %d: frame %u of a %u-frame atlas",
+                             o.object, o.sprite_frame, atlas.frame_count());
+        }
+      }
+      if (!finite_span({&o.model, 1}) || !finite_span(o.palette) ||
+          !finite_span(o.previous_palette)) {
+        return Error::make(ErrorCode::kInvalidArgument,
+                           "posed object %d: a non-finite model or palette", o.object);
+      }
+      if (!o.previous_palette.empty() && o.previous_palette.size() != o.palette.size()) {
+        return Error::make(ErrorCode::kSizeMismatch,
+                           "posed object %d: %zu previous matrices for %zu joints", o.object,
+                           o.previous_palette.size(), o.palette.size());
+      }
+      if (o.mesh < 0 || o.palette.empty()) continue;
+      const MeshInfo& mesh = pack->meshes()[static_cast<size_t>(o.mesh)];
+      if (mesh.rig >= 0) {
+        const auto joints = static_cast<size_t>(pack->rig(mesh.rig).skeleton().joint_count());
+        if (o.palette.size() < joints) {
+          return Error::make(ErrorCode::kBadJointIndex,
+                             "posed object %d: palette of %zu joints, its rig has %zu", o.object,
+                             o.palette.size(), joints);
+        }
+      }
+      for (int k = 0; k < mesh.part_count; ++k) {
+        const PartInfo& part = pack->parts()[static_cast<size_t>(mesh.first_part + k)];
+        if (part.joint >= 0 && static_cast<size_t>(part.joint) >= o.palette.size()) {
+          return Error::make(ErrorCode::kBadJointIndex,
+                             "posed object %d: part %d rides joint %d of a %zu-joint palette",
+                             o.object, mesh.first_part + k, part.joint, o.palette.size());
+        }
+      }
+    }
+    return ok();
+  }
+};
+
+SceneRenderer::SceneRenderer() = default;
+SceneRenderer::SceneRenderer(SceneRenderer&&) noexcept = default;
+SceneRenderer& SceneRenderer::operator=(SceneRenderer&&) noexcept = default;
+SceneRenderer::~SceneRenderer() = default;
+
+Result<SceneRenderer> SceneRenderer::create(Renderer* renderer, const Pack* pack,
+                                            const SceneOptions& options) {
+  if (renderer == nullptr || pack == nullptr) {
+    return Error::make(ErrorCode::kInvalidArgument, "SceneRenderer::create: null renderer or pack");
+  }
+  SceneRenderer s;
+  s.impl_ = std::make_unique<Impl>();
+  Impl& im = *s.impl_;
+  im.renderer = renderer;
+  im.pack = pack;
+  im.options = options;
+  // Decode everything first, so that a bad pack fails before any GL call.
+  std::vector<PartStreams> streams;
+  for (size_t p = 0; p < pack->parts().size(); ++p) {
+    Result<PartStreams> r = pack->part_streams(static_cast<int>(p));
+    if (!r) return r.error();
+    streams.push_back(*r);
+  }
+  std::vector<std::span<const uint8_t>> pixels;
+  for (size_t k = 0; k < pack->sprite_sheets().size(); ++k) {
+    Result<std::span<const uint8_t>> r = pack->sprite_pixels(static_cast<int>(k));
+    if (!r) return r.error();
+    pixels.push_back(*r);
+  }
+  for (size_t p = 0; p < streams.size(); ++p) {
+    const PartStreams& st = streams[p];
+    const std::vector<float> uvs = bounds_uvs(st.positions);
+    const MeshData data{st.positions, st.normals, st.tangents, uvs, st.indices};
+    Result<MeshHandle> mesh = pack->parts()[p].skinned
+                                  ? renderer->upload_skinned_mesh(data, {st.joints, st.weights})
+                                  : renderer->upload_mesh(data);
+    if (!mesh) return mesh.error();
+    im.part_meshes.push_back(*mesh);
+  }
+  for (size_t k = 0; k < pixels.size(); ++k) {
+    const Size size = pack->sprite_sheets()[k].atlas().size();
+    Result<TextureHandle> t = renderer->upload_texture(pixels[k], size.width, size.height);
+    if (!t) return t.error();
+    im.sheets.push_back(*t);
+  }
+  const Vec3 corners[4] = {{-0.5f, -0.5f, 0}, {0.5f, -0.5f, 0}, {0.5f, 0.5f, 0}, {-0.5f, 0.5f, 0}};
+  const Vec3 normals[4] = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+  const float uvs[8] = {0, 1, 1, 1, 1, 0, 0, 0};
+  const uint32_t indices[6] = {0, 1, 2, 0, 2, 3};
+  Result<MeshHandle> card = renderer->upload_mesh({corners, normals, {}, uvs, indices});
+  if (!card) return card.error();
+  im.card = *card;
+  im.objects.resize(pack->objects().size());
+  for (size_t o = 0; o < im.objects.size(); ++o) {
+    const int mesh = pack->objects()[o].mesh;
+    if (mesh >= 0) {
+      im.objects[o].parts.resize(
+          static_cast<size_t>(pack->meshes()[static_cast<size_t>(mesh)].part_count));
+    }
+  }
+  return s;
+}
+
+Result<void> SceneRenderer::draw(const Posed& posed, const View& view) {
+  if (!impl_) return Error::make(ErrorCode::kInvalidArgument, "empty scene renderer");
+  Impl& im = *impl_;
+  if (auto r = check_view(view); !r) return r;
+  if (auto r = im.check(posed); !r) return r;
+  for (Impl::Object& o : im.objects) {
+    for (Impl::Drawn& d : o.parts) d.drawn = false;
+    o.card.drawn = false;
+  }
+  im.poses.clear();
+  for (const PosedObject& po : posed.objects) {
+    Impl::Object& obj = im.objects[static_cast<size_t>(po.object)];
+    const Mat4 previous_model = obj.has_previous ? obj.previous_model : po.model;
+    std::span<const Mat4> previous_palette =
+        po.previous_palette.empty() ? po.palette : po.previous_palette;
+    InstanceDesc desc;
+    desc.id = object_id(po.object);
+    desc.color = kColors[static_cast<size_t>(po.object) % std::size(kColors)];
+    if (po.sprite_sheet >= 0) {
+      const Atlas& atlas = im.pack->sprite_sheets()[static_cast<size_t>(po.sprite_sheet)].atlas();
+      desc.texture = im.sheets[static_cast<size_t>(po.sprite_sheet)];
+      desc.uv = *atlas.uv(po.sprite_frame);  // checked above
+    }
+    if (po.mesh >= 0) {
+      const MeshInfo& mesh = im.pack->meshes()[static_cast<size_t>(po.mesh)];
+      for (int k = 0; k < mesh.part_count; ++k) {
+        const int part_index = mesh.first_part + k;
+        const PartInfo& part = im.pack->parts()[static_cast<size_t>(part_index)];
+        desc.mesh = im.part_meshes[static_cast<size_t>(part_index)];
+        desc.model = po.model;
+        desc.previous_model = previous_model;
+        if (part.joint >= 0 && !po.palette.empty()) {
+          const auto j = static_cast<size_t>(part.joint);
+          desc.model = mul_affine(po.model, po.palette[j]);
+          desc.previous_model = mul_affine(previous_model, previous_palette[j]);
+        }
+        Impl::Drawn& d = obj.parts[static_cast<size_t>(k)];
+        if (auto r = im.place(d, desc); !r) return r;
+        if (part.skinned && !po.palette.empty()) {
+          im.poses.push_back({d.instance, po.palette, previous_palette});
+        }
+      }
+    } else if (po.sprite_sheet >= 0 && im.options.cardless_sprites) {
+      const Atlas& atlas = im.pack->sprite_sheets()[static_cast<size_t>(po.sprite_sheet)].atlas();
+      const PixelRect frame = atlas.frames()[po.sprite_frame];
+      const float aspect = static_cast<float>(frame.width) / static_cast<float>(frame.height);
+      desc.mesh = im.card;
+      desc.model = scale_x(po.model, aspect);
+      desc.previous_model = scale_x(previous_model, aspect);
+      if (auto r = im.place(obj.card, desc); !r) return r;
+    }
+    obj.previous_model = po.model;
+    obj.has_previous = true;
+  }
+  // Drop the instances of what this snapshot does not draw.
+  auto drop = [&](Impl::Drawn& d) {
+    if (!d.instance || d.drawn) return;
+    (void)im.renderer->destroy_instance(d.instance);
+    d.instance = {};
+  };
+  for (Impl::Object& o : im.objects) {
+    for (Impl::Drawn& d : o.parts) drop(d);
+    drop(o.card);
+  }
+  if (auto r = im.renderer->set_poses(im.poses); !r) return r;
+  return im.renderer->render(view);
+}
+
+Result<std::vector<uint32_t>> SceneRenderer::render_ids(const Posed& posed, const Camera& camera,
+                                                        uint32_t width, uint32_t height) {
+  if (!impl_) return Error::make(ErrorCode::kInvalidArgument, "empty scene renderer");
+  View view;
+  view.camera = camera;
+  view.width = width;
+  view.height = height;
+  if (auto r = draw(posed, view); !r) return r.error();
+  return impl_->renderer->read_ids();
+}
+
+}  // namespace animpack::gl

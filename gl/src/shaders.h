@@ -1,0 +1,24 @@
+// The GLSL 4.50 sources of the renderer's programs (internal).
+#pragma once
+
+namespace animpack::gl::shaders {
+
+// A vertex stage is kVersion, then kWithMotion or kWithoutMotion (whether the previous
+// position is computed), then kSkinCommon (the skin store, the vertex inputs, blending
+// and skinning), then kDrawVertex or kCaptureVertex. Fragment stages stand alone.
+extern const char* const kVersion;
+extern const char* const kWithMotion;
+extern const char* const kWithoutMotion;
+extern const char* const kSkinCommon;
+// The vertex stage of both render passes.
+extern const char* const kDrawVertex;
+// The ids/motion pass and the colour pass.
+extern const char* const kIdsFragment;
+extern const char* const kColorFragment;
+// The capture program (transform feedback): skinned position, normal, tangent and the
+// position under the previous palette.
+extern const char* const kCaptureVertex;
+// Bytes per captured vertex (3 + 3 + 4 + 3 floats).
+inline constexpr int kCaptureStride = 52;
+
+}  // namespace animpack::gl::shaders

@@ -1,0 +1,329 @@
+// The scene player: a pack's objects played by tick, the way a game plays them.
+//
+//   auto pack = animpack::Pack::open("scene.anpk");
+//   auto player = animpack::ScenePlayer::create(&*pack, /*tick_rate=*/60);
+//   if (!player) return player.error();
+//   const animpack::ObjectId hero = *player->find("hero");      // once, at setup
+//
+//   struct MyGame : animpack::Game {
+//     animpack::ObjectId hero;
+//     void tick(animpack::ScenePlayer& p, int64_t tick) override {
+//       if (tick == 120) p.animate(hero, "Run").fade(0.2);        // plays from tick 120
+//     }
+//     void animated(animpack::ScenePlayer&,
+//                   std::span<const animpack::AnimationEvent> events) override {
+//       for (const animpack::AnimationEvent& e : events) if (e.event == "step") play_sound();
+//     }
+//   } game;
+//   game.hero = hero;
+//   for (int i = 0; i < 600; ++i) {
+//     player->step(&game);
+//     draw(player->posed(&camera));                               // the pose at this tick
+//   }
+//
+// What create() sets up (the seed's "Playing it"):
+// - Every object whose mesh has a rig gets an Animator; every sprite object (an
+//   [object.animation] with an atlas) a SpritePlayer; both at the game's tick rate.
+// - Each object plays on its own rig: the mesh rig's skeleton and clips (keys still viewed
+//   in the pack) with the object's own [object.animation] events added to its clips, so
+//   events are per object. A sprite object's sheet gets its object's events the same way
+//   (an event the sheet already holds, as the cooker writes them, is not added twice).
+// - What [object.animation] plays starts at tick 0 with its speed, playback, start and
+//   blend. An object with nothing to play holds the rest pose; a sprite its still frame:
+//   the first frame of its [object.animation] clip, or atlas frame 0 when it names none.
+//
+// Ticks. The player counts ticks from 0. step() runs tick play_tick(): the game's
+// Game::tick first, then every animator and sprite player advances to that tick (object
+// order), then the tick's events are kept for animation_events() and handed to
+// Game::animated (only on ticks that have any). Every call that starts or changes play
+// (play_clip, animate, blend_clip, stop_animation) acts at play_tick(): inside Game::tick
+// that is the tick being stepped, so a clip started there plays from that tick and its
+// marks at 0 fire on it; between steps (and inside Game::animated) it is the next tick to
+// be stepped. Poses, palette(), sprite_frame() and posed() show tick(), the latest tick
+// stepped (tick 0, no events, before the first step).
+//
+// Errors. Refused calls (an unknown clip, a sprite asked to blend or crossfade, a bad
+// weight, speed, start or fade) return their Error and are also kept in
+// animation_errors() with the object and the tick they acted at, until a later tick's
+// step begins; on a refusal nothing changes. An unknown clip is never silent.
+//
+// Determinism: the same pack, tick rate and calls give the same poses and events bit for
+// bit on every platform and build (tests/player/ holds a golden hash over 240 ticks).
+// Memory: create() allocates everything; step(), the calls above and posed() never
+// allocate (tests/player/allocation_test.cpp). Not thread-safe. The Pack must outlive
+// the player and stay where it is.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "animpack/animator.h"
+#include "animpack/camera.h"
+#include "animpack/clip.h"
+#include "animpack/math.h"
+#include "animpack/pack.h"
+#include "animpack/posed.h"
+#include "animpack/result.h"
+#include "animpack/rig.h"
+#include "animpack/sprite.h"
+
+namespace animpack {
+
+class ScenePlayer;
+
+// A scene object, found by name once with ScenePlayer::find(). The value is the object's
+// index in Pack::objects(); a default ObjectId names no object.
+struct ObjectId {
+  static constexpr uint32_t kNone = 0xffffffffu;  // the value of an id naming no object
+  uint32_t value = kNone;                         // the object's index in Pack::objects()
+  friend bool operator==(ObjectId a, ObjectId b) { return a.value == b.value; }
+};
+
+// One event of the latest tick: an object's clip passed one of its marks.
+struct AnimationEvent {
+  int64_t tick = 0;            // the tick stepped
+  ObjectId object;             // the object whose clip fired it
+  bool sprite = false;         // true: a sprite clip (clip indexes its sheet's clips)
+  uint16_t clip = 0;           // index of the clip in the object's rig or sprite sheet
+  std::string_view clip_name;  // the clip's name (owned by the player or the pack)
+  std::string_view event;      // the event's name (owned by the player or the pack)
+};
+
+// One refused call, kept until a later tick's step begins.
+struct AnimationError {
+  int64_t tick = 0;  // the tick the call acted at (play_tick() when it was made)
+  ObjectId object;   // the object it was made on (possibly an invalid id)
+  Error error;       // what was refused, e.g. kUnknownClip
+};
+
+// Sizes fixed at create().
+struct ScenePlayerOptions {
+  // The most events one tick keeps; 0 = the sum of every player's own buffer, so no
+  // event can be lost. Events beyond it are counted by dropped_events().
+  uint32_t event_capacity = 0;
+  // The most refused calls kept at once; beyond it they are counted by dropped_errors()
+  // (the calls still return their Error).
+  uint32_t error_capacity = 64;
+};
+
+// A game's hooks into ScenePlayer::step(). Both do nothing by default.
+class Game {
+ public:
+  virtual ~Game() = default;
+  // Runs first in every step, with the tick being stepped; calls made here act at it.
+  virtual void tick(ScenePlayer& player, int64_t tick);
+  // Runs last in a step that has events (the span is animation_events()); calls made
+  // here act at the next tick.
+  virtual void animated(ScenePlayer& player, std::span<const AnimationEvent> events);
+};
+
+// A play call in the making: ScenePlayer::animate() returns one. Set what you need and
+// call done() for the result; a builder that is not done() applies itself when it is
+// destroyed (so `player.animate(hero, "Walk").blend("Run", 0.3f);` plays), its error
+// then only in animation_errors(). Clip names are views: they must live until the
+// builder applies. Not copyable.
+class Animate {
+ public:
+  // Takes over `other`'s call; `other` then applies nothing.
+  Animate(Animate&& other) noexcept;
+  Animate& operator=(Animate&&) = delete;
+  Animate(const Animate&) = delete;
+  Animate& operator=(const Animate&) = delete;
+  // Applies the call unless done() did.
+  ~Animate();
+
+  // Adds a layer playing `clip` over the ones before it by `weight` (in [0, 1]):
+  // animate(o, "Walk").blend("Run", 0.3f) is 70% Walk and 30% Run where both move a
+  // joint. At most kMaxLayers - 1 blends (kTooManyLayers). Sprites refuse it
+  // (kInvalidArgument).
+  Animate& blend(std::string_view clip, float weight);
+  // Crossfades from what played over `seconds` (rounded to ticks; 0: at once) instead of
+  // replacing it. Sprites refuse it (kInvalidArgument).
+  Animate& fade(double seconds);
+  // Clip seconds per second, 0 or more (kBadSpeed); default: the object's `speed`.
+  Animate& speed(float speed);
+  // Seconds into the clip to start at, 0 or more (kBadStart); default 0.
+  Animate& start(double seconds);
+  // Playback: once (hold the end), looped, ping-pong. Default: the object's `playback`
+  // for a skeletal clip, the sprite clip's own for a sprite.
+  Animate& once() { return playback(Playback::kOnce); }
+  Animate& looped() { return playback(Playback::kLoop); }
+  Animate& ping_pong() { return playback(Playback::kPingPong); }
+  Animate& playback(Playback playback);
+  // Applies the call now and returns its first error (also kept in animation_errors()).
+  // Nothing changes when it fails. A second done() returns the first one's result.
+  Result<void> done();
+
+ private:
+  friend class ScenePlayer;
+  struct Layer {
+    std::string_view clip;
+    float weight = 0;
+  };
+  Animate(ScenePlayer* player, ObjectId object, std::string_view clip)
+      : player_(player), object_(object), clip_(clip) {}
+
+  ScenePlayer* player_ = nullptr;  // null once applied
+  ObjectId object_;
+  std::string_view clip_;
+  Layer layers_[kMaxLayers];
+  int layer_count_ = 0;
+  bool too_many_layers_ = false;
+  std::optional<double> fade_;
+  std::optional<float> speed_;
+  double start_ = 0.0;
+  std::optional<Playback> playback_;
+  Result<void> result_;
+};
+
+// Plays a pack's objects by tick. Movable, not copyable.
+class ScenePlayer {
+ public:
+  // Moving keeps every span and pointer the player handed out valid (they point into
+  // buffers the player owns on the heap).
+  ScenePlayer(ScenePlayer&&) noexcept;
+  ScenePlayer& operator=(ScenePlayer&&) noexcept;
+  ScenePlayer(const ScenePlayer&) = delete;
+  ScenePlayer& operator=(const ScenePlayer&) = delete;
+  ~ScenePlayer();
+
+  // Sets up every object of `pack` (which must outlive the player) at `tick_rate` ticks a
+  // second and starts what their [object.animation] plays at tick 0. Fails with
+  // kInvalidArgument for a null pack, kBadTickRate for tick_rate <= 0, and with the
+  // rig's, animator's or sprite player's error when an object cannot be set up (a pack
+  // that passed Pack::open's checks always can).
+  static Result<ScenePlayer> create(const Pack* pack, int32_t tick_rate = 60,
+                                    const ScenePlayerOptions& options = {});
+
+  // ---------------------------------------------------------------- objects
+
+  // The object with this name (the first, should two share it); kInvalidArgument when
+  // there is none. Look names up once, at setup: it compares strings.
+  Result<ObjectId> find(std::string_view name) const;
+  // How many objects the scene has; ObjectId{i} for i below it names object i.
+  uint32_t object_count() const { return static_cast<uint32_t>(objects_.size()); }
+  // The object's name; empty for an invalid id.
+  std::string_view name(ObjectId object) const;
+  // The object's animator (objects whose mesh has a rig) or nullptr. Calls on it act at
+  // the tick you give: pass play_tick() to act as the player's own calls do.
+  Animator* animator(ObjectId object);
+  const Animator* animator(ObjectId object) const;
+  // The object's sprite player (sprite objects) or nullptr.
+  SpritePlayer* sprite(ObjectId object);
+  const SpritePlayer* sprite(ObjectId object) const;
+  // The rig the object's animator plays (its mesh rig with the object's events), or
+  // nullptr.
+  const Rig* rig(ObjectId object) const;
+  // The sprite sheet the object's sprite player plays (with the object's events), or
+  // nullptr.
+  const SpriteSheet* sprite_sheet(ObjectId object) const;
+  // The object's matrix from its scene transform (T * R * S); identity for an invalid id.
+  Mat4 model(ObjectId object) const;
+
+  // ---------------------------------------------------------------- game calls
+
+  // Starts `clip` at play_tick(), replacing what played: a rig clip with the object's
+  // `speed` and `playback` as defaults, or a sprite clip with its speed and the clip's
+  // own playback. Errors (also kept in animation_errors()): kInvalidArgument for an
+  // invalid id or an object with nothing to animate, kUnknownClip.
+  Result<void> play_clip(ObjectId object, std::string_view clip);
+  // The same as a builder: blend, fade, speed, start, playback, then done() (or let it
+  // apply when it is destroyed). See Animate.
+  Animate animate(ObjectId object, std::string_view clip);
+  // Adds a layer playing `clip` over what the object plays, by `weight` in [0, 1], with
+  // the object's speed and playback (Animator::blend). Errors as play_clip, and
+  // kNothingPlaying, kTooManyLayers, kBadWeight; a sprite refuses (kInvalidArgument).
+  Result<void> blend_clip(ObjectId object, std::string_view clip, float weight);
+  // Stops the object's animation: the rest pose, or the sprite's still frame. Errors:
+  // kInvalidArgument for an invalid id or an object with nothing to animate.
+  Result<void> stop_animation(ObjectId object);
+
+  // ---------------------------------------------------------------- ticks
+
+  // Steps one tick (play_tick()): game->tick, then every player advances and evaluates,
+  // then game->animated when the tick has events. `game` may be null. Before the hooks
+  // run, the previous tick's events are dropped and so are refused calls that acted
+  // before this tick.
+  void step(Game* game = nullptr);
+  // The latest tick stepped; 0 before the first step.
+  int64_t tick() const { return tick_; }
+  // The tick play calls act at: the one being stepped inside Game::tick, else the next.
+  int64_t play_tick() const { return next_tick_; }
+  // Ticks per second, as given to create().
+  int32_t tick_rate() const { return tick_rate_; }
+  // The pack the scene comes from.
+  const Pack& pack() const { return *pack_; }
+
+  // ---------------------------------------------------------------- results
+
+  // The object's joint palette (global x inverse bind) at tick(); empty for an object
+  // without a rig or an invalid id. A node rig's palette entry k places the parts that
+  // name joint k.
+  std::span<const Mat4> palette(ObjectId object) const;
+  // The atlas frame the sprite object shows at tick(); 0 for other objects.
+  uint32_t sprite_frame(ObjectId object) const;
+  // The latest tick's events, in object order (and within an object in its player's
+  // order). Valid until the next step.
+  std::span<const AnimationEvent> animation_events() const {
+    return {events_.data(), event_count_};
+  }
+  // Refused calls of this tick (and of calls made since, for the next tick), oldest
+  // first. Valid until the next call that refuses or steps.
+  std::span<const AnimationError> animation_errors() const { return errors_; }
+  // The snapshot at tick() for the renderer and the tracer: every object's model matrix,
+  // palette (and previous tick's palette) and sprite frame, in pack object order. With a
+  // camera, face_camera objects are turned about their position, about the world's +y
+  // axis only (they stay upright), so that their +z faces the camera: towards the eye for
+  // a perspective camera, against the view direction for an orthographic one (no turn
+  // when the camera looks straight down). The snapshot is the player's own, refilled by
+  // each call (no allocation); its spans are valid until the next step.
+  const Posed& posed(const Camera* camera = nullptr);
+  // Events lost to a full buffer since create(), counting every player's own losses.
+  uint64_t dropped_events() const;
+  // Refused calls not kept because animation_errors() was full, since create().
+  uint64_t dropped_errors() const { return dropped_errors_; }
+
+ private:
+  friend class Animate;
+  struct Object {
+    const ObjectInfo* info = nullptr;
+    Mat4 model;
+    const Rig* rig = nullptr;
+    int animator = -1;
+    const SpriteSheet* sheet = nullptr;
+    int sprite = -1;
+    uint32_t still_frame = 0;
+    uint32_t frame = 0;   // the sprite frame at tick_
+    size_t previous = 0;  // first matrix of the previous palette in previous_
+  };
+  ScenePlayer();
+
+  const Object* get(ObjectId id) const;
+  Result<void> apply(const Animate& call);
+  Result<void> refuse(ObjectId object, const Error& error);
+  void push_event(const AnimationEvent& event);
+
+  const Pack* pack_ = nullptr;
+  int32_t tick_rate_ = 60;
+  int64_t tick_ = 0;
+  int64_t next_tick_ = 0;
+  bool stepped_ = false;
+  std::vector<Object> objects_;
+  std::vector<Rig> rigs_;            // per-object rigs (objects with events)
+  std::vector<SpriteSheet> sheets_;  // per-object sheets (events not in the pack's)
+  std::vector<Animator> animators_;
+  std::vector<SpritePlayer> sprites_;
+  std::vector<Mat4> previous_;          // every animator's previous palette
+  std::vector<AnimationEvent> events_;  // capacity fixed at create()
+  size_t event_count_ = 0;
+  uint64_t dropped_events_ = 0;
+  std::vector<AnimationError> errors_;  // reserved at create()
+  size_t error_capacity_ = 0;
+  uint64_t dropped_errors_ = 0;
+  Posed posed_;
+};
+
+}  // namespace animpack

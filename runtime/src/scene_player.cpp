@@ -1,0 +1,586 @@
+// The scene player (see animpack/scene_player.h): a pack's objects, their animators and
+// sprite players, stepped by tick with the game's calls, events, errors and a posed
+// snapshot. Determinism: floats are touched only by the Animator and SpritePlayer, and
+// here by + - * / and IEEE sqrt (face_camera turns); the runtime is built with
+// -ffp-contract=off.
+#include "animpack/scene_player.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+namespace animpack {
+namespace {
+
+// A pack rig with the object's events added to its clips (events the clip already has,
+// same name and time, are not added twice); the keys are still viewed in the pack.
+// Returns no rig when the object adds nothing.
+Result<std::optional<Rig>> object_rig(const Rig& base, const ObjectAnimationInfo& animation) {
+  bool adds = false;
+  for (const ObjectEventInfo& e : animation.events) {
+    if (e.clip >= base.clips().size()) continue;  // the pack checked it; be safe
+    bool found = false;
+    for (const ClipEvent& have : base.clips()[e.clip].events()) {
+      found = found || (have.name == e.name && have.time == e.time);
+    }
+    adds = adds || !found;
+  }
+  if (!adds) return std::optional<Rig>();
+  std::vector<Clip> clips;
+  clips.reserve(base.clips().size());
+  for (size_t c = 0; c < base.clips().size(); ++c) {
+    const Clip& from = base.clips()[c];
+    Clip clip(from.name());
+    for (const Channel& ch : from.channels()) clip.add_channel_view(ch);
+    for (const ClipEvent& e : from.events()) clip.add_event(e.name, e.time);
+    for (const ObjectEventInfo& e : animation.events) {
+      if (e.clip != c) continue;
+      bool found = false;
+      for (const ClipEvent& have : from.events()) {
+        found = found || (have.name == e.name && have.time == e.time);
+      }
+      if (!found) clip.add_event(std::string(e.name), e.time);
+    }
+    clips.push_back(std::move(clip));
+  }
+  Result<Rig> rig = Rig::create(base.skeleton(), std::move(clips));
+  if (!rig) return rig.error();
+  return std::optional<Rig>(std::move(*rig));
+}
+
+// The sheet with the object's events added to its clips (events the clip already has,
+// same name and frame, as the cooker writes them, are not added twice). Returns no sheet
+// when the object adds nothing.
+Result<std::optional<SpriteSheet>> object_sheet(const SpriteSheet& base,
+                                                const ObjectAnimationInfo& animation) {
+  auto has = [&](const ObjectEventInfo& e) {
+    for (const FrameEvent& have : base.clips()[e.clip].events_at(e.frame)) {
+      if (have.name == e.name) return true;
+    }
+    return false;
+  };
+  bool adds = false;
+  for (const ObjectEventInfo& e : animation.events) {
+    if (e.clip >= base.clips().size()) continue;
+    adds = adds || !has(e);
+  }
+  if (!adds) return std::optional<SpriteSheet>();
+  std::vector<SpriteClip> clips;
+  clips.reserve(base.clips().size());
+  for (size_t c = 0; c < base.clips().size(); ++c) {
+    const SpriteClip& from = base.clips()[c];
+    std::vector<FrameEvent> events(from.events().begin(), from.events().end());
+    for (const ObjectEventInfo& e : animation.events) {
+      if (e.clip == c && !has(e)) events.push_back({std::string(e.name), e.frame});
+    }
+    Result<SpriteClip> clip = SpriteClip::create(
+        from.name(), std::vector<uint32_t>(from.frames().begin(), from.frames().end()), from.fps(),
+        from.playback(), std::move(events));
+    if (!clip) return clip.error();
+    clips.push_back(std::move(*clip));
+  }
+  Result<SpriteSheet> sheet = SpriteSheet::create(base.atlas(), std::move(clips));
+  if (!sheet) return sheet.error();
+  return std::optional<SpriteSheet>(std::move(*sheet));
+}
+
+bool valid_weight(float w) { return w >= 0.0f && w <= 1.0f; }
+
+// model turned about its position, about +y only, so that its +z faces the camera.
+Mat4 face(const Mat4& model, const Camera& camera) {
+  const Vec3 position{model.m[12], model.m[13], model.m[14]};
+  const Vec3 d = camera.orthographic ? camera.eye - camera.target : camera.eye - position;
+  const float len = std::sqrt(d.x * d.x + d.z * d.z);
+  if (!(len > 0.0f) || !std::isfinite(len)) return model;
+  const float fx = d.x / len, fz = d.z / len;
+  Mat4 yaw;  // columns: x = (fz, 0, -fx), y = (0, 1, 0), z = (fx, 0, fz)
+  yaw.m[0] = fz;
+  yaw.m[2] = -fx;
+  yaw.m[8] = fx;
+  yaw.m[10] = fz;
+  Mat4 local = model;  // R * S, without the translation
+  local.m[12] = local.m[13] = local.m[14] = 0.0f;
+  Mat4 out = mul_affine(yaw, local);
+  out.m[12] = position.x;
+  out.m[13] = position.y;
+  out.m[14] = position.z;
+  return out;
+}
+
+}  // namespace
+
+void Game::tick(ScenePlayer&, int64_t) {}
+void Game::animated(ScenePlayer&, std::span<const AnimationEvent>) {}
+
+// ---------------------------------------------------------------------------- Animate
+
+Animate::Animate(Animate&& other) noexcept
+    : player_(other.player_),
+      object_(other.object_),
+      clip_(other.clip_),
+      layer_count_(other.layer_count_),
+      too_many_layers_(other.too_many_layers_),
+      fade_(other.fade_),
+      speed_(other.speed_),
+      start_(other.start_),
+      playback_(other.playback_),
+      result_(other.result_) {
+  for (int i = 0; i < layer_count_; ++i) layers_[i] = other.layers_[i];
+  other.player_ = nullptr;
+}
+
+Animate::~Animate() {
+  if (player_ != nullptr) (void)done();
+}
+
+Animate& Animate::blend(std::string_view clip, float weight) {
+  if (layer_count_ + 1 >= kMaxLayers) {
+    too_many_layers_ = true;
+  } else {
+    layers_[layer_count_++] = {clip, weight};
+  }
+  return *this;
+}
+
+Animate& Animate::fade(double seconds) {
+  fade_ = seconds;
+  return *this;
+}
+
+Animate& Animate::speed(float speed) {
+  speed_ = speed;
+  return *this;
+}
+
+Animate& Animate::start(double seconds) {
+  start_ = seconds;
+  return *this;
+}
+
+Animate& Animate::playback(Playback playback) {
+  playback_ = playback;
+  return *this;
+}
+
+Result<void> Animate::done() {
+  if (player_ != nullptr) {
+    ScenePlayer* player = player_;
+    player_ = nullptr;
+    result_ = player->apply(*this);
+  }
+  return result_;
+}
+
+// ---------------------------------------------------------------------------- ScenePlayer
+
+ScenePlayer::ScenePlayer() = default;
+ScenePlayer::ScenePlayer(ScenePlayer&&) noexcept = default;
+ScenePlayer& ScenePlayer::operator=(ScenePlayer&&) noexcept = default;
+ScenePlayer::~ScenePlayer() = default;
+
+Result<ScenePlayer> ScenePlayer::create(const Pack* pack, int32_t tick_rate,
+                                        const ScenePlayerOptions& options) {
+  if (pack == nullptr) return Error::make(ErrorCode::kInvalidArgument, "no pack");
+  if (tick_rate <= 0) {
+    return Error::make(ErrorCode::kBadTickRate, "tick rate %d is not positive", tick_rate);
+  }
+  ScenePlayer p;
+  p.pack_ = pack;
+  p.tick_rate_ = tick_rate;
+  const std::span<const ObjectInfo> infos = pack->objects();
+  p.objects_.resize(infos.size());
+
+  // Pass 1: the per-object rigs and sheets, so that their vectors never move again.
+  std::vector<int> own_rig(infos.size(), -1), own_sheet(infos.size(), -1);
+  size_t animators = 0, sprites = 0;
+  for (size_t o = 0; o < infos.size(); ++o) {
+    const ObjectInfo& info = infos[o];
+    const ObjectAnimationInfo& a = info.animation;
+    if (info.animated && a.sprite_sheet >= 0) {
+      const SpriteSheet& base = pack->sprite_sheets()[static_cast<size_t>(a.sprite_sheet)];
+      Result<std::optional<SpriteSheet>> sheet = object_sheet(base, a);
+      if (!sheet) return sheet.error();
+      if (*sheet) {
+        own_sheet[o] = static_cast<int>(p.sheets_.size());
+        p.sheets_.push_back(std::move(**sheet));
+      }
+      ++sprites;
+      continue;
+    }
+    const int rig = info.mesh >= 0 ? pack->meshes()[static_cast<size_t>(info.mesh)].rig : -1;
+    if (rig < 0) continue;
+    if (info.animated) {
+      Result<std::optional<Rig>> own = object_rig(pack->rig(rig), a);
+      if (!own) return own.error();
+      if (*own) {
+        own_rig[o] = static_cast<int>(p.rigs_.size());
+        p.rigs_.push_back(std::move(**own));
+      }
+    }
+    ++animators;
+  }
+
+  // Pass 2: the players, and what each object plays from tick 0.
+  p.animators_.reserve(animators);
+  p.sprites_.reserve(sprites);
+  size_t event_capacity = 0;
+  for (size_t o = 0; o < infos.size(); ++o) {
+    const ObjectInfo& info = infos[o];
+    const ObjectAnimationInfo& a = info.animation;
+    Object& obj = p.objects_[o];
+    obj.info = &info;
+    obj.model = to_matrix(Trs{info.position, info.rotation, info.scale});
+    if (info.animated && a.sprite_sheet >= 0) {
+      obj.sheet = own_sheet[o] >= 0 ? &p.sheets_[static_cast<size_t>(own_sheet[o])]
+                                    : &pack->sprite_sheets()[static_cast<size_t>(a.sprite_sheet)];
+      Result<SpritePlayer> player = SpritePlayer::create(obj.sheet, tick_rate);
+      if (!player) return player.error();
+      obj.sprite = static_cast<int>(p.sprites_.size());
+      p.sprites_.push_back(std::move(*player));
+      SpritePlayer& sp = p.sprites_.back();
+      if (a.clip >= 0 && static_cast<size_t>(a.clip) < obj.sheet->clips().size()) {
+        obj.still_frame = obj.sheet->clips()[static_cast<size_t>(a.clip)].frames()[0];
+      }
+      sp.set_still_frame(obj.still_frame);
+      if (a.clip >= 0) {
+        SpritePlayOptions opts;
+        opts.speed = a.speed;
+        opts.start = a.start;
+        if (Result<void> r = sp.play(static_cast<uint16_t>(a.clip), 0, opts); !r) {
+          return Error::make(r.error().code(), "object %u: %s", static_cast<unsigned>(o),
+                             r.error().message());
+        }
+      }
+      obj.frame = sp.frame(0);
+      event_capacity += size_t{obj.sheet->max_event_count()} * kSpriteMaxRepeats;
+      continue;
+    }
+    const int rig = info.mesh >= 0 ? pack->meshes()[static_cast<size_t>(info.mesh)].rig : -1;
+    if (rig < 0) continue;
+    obj.rig = own_rig[o] >= 0 ? &p.rigs_[static_cast<size_t>(own_rig[o])] : &pack->rig(rig);
+    Result<Animator> animator = Animator::create(obj.rig, tick_rate);
+    if (!animator) return animator.error();
+    obj.animator = static_cast<int>(p.animators_.size());
+    p.animators_.push_back(std::move(*animator));
+    Animator& an = p.animators_.back();
+    if (info.animated) {
+      PlayOptions opts;
+      opts.speed = a.speed;
+      opts.start = a.start;
+      opts.playback = a.playback;
+      Result<LayerId> started = LayerId{};
+      if (!a.blend.empty()) {
+        started = an.play_blend(a.blend, 0, opts);
+      } else if (a.clip >= 0) {
+        started = an.play(static_cast<uint16_t>(a.clip), 0, opts);
+      }
+      if (!started) {
+        return Error::make(started.error().code(), "object %u: %s", static_cast<unsigned>(o),
+                           started.error().message());
+      }
+    }
+    an.evaluate(0);
+    obj.previous = p.previous_.size();
+    p.previous_.insert(p.previous_.end(), an.palette().begin(), an.palette().end());
+    event_capacity +=
+        static_cast<size_t>(std::max(16, 2 * kMaxRepeats * obj.rig->max_event_count()));
+  }
+
+  if (options.event_capacity != 0) event_capacity = options.event_capacity;
+  p.events_.resize(event_capacity);
+  p.error_capacity_ = options.error_capacity;
+  p.errors_.reserve(p.error_capacity_);
+  p.posed_.objects.resize(infos.size());
+  return p;
+}
+
+// ---------------------------------------------------------------------------- objects
+
+const ScenePlayer::Object* ScenePlayer::get(ObjectId id) const {
+  return id.value < objects_.size() ? &objects_[id.value] : nullptr;
+}
+
+Result<ObjectId> ScenePlayer::find(std::string_view name) const {
+  for (size_t o = 0; o < objects_.size(); ++o) {
+    if (objects_[o].info->name == name) return ObjectId{static_cast<uint32_t>(o)};
+  }
+  return Error::make(ErrorCode::kInvalidArgument, "no object '%.*s' in the scene",
+                     static_cast<int>(std::min<size_t>(name.size(), 80)), name.data());
+}
+
+std::string_view ScenePlayer::name(ObjectId object) const {
+  const Object* o = get(object);
+  return o ? o->info->name : std::string_view();
+}
+
+Animator* ScenePlayer::animator(ObjectId object) {
+  const Object* o = get(object);
+  return o && o->animator >= 0 ? &animators_[static_cast<size_t>(o->animator)] : nullptr;
+}
+
+const Animator* ScenePlayer::animator(ObjectId object) const {
+  const Object* o = get(object);
+  return o && o->animator >= 0 ? &animators_[static_cast<size_t>(o->animator)] : nullptr;
+}
+
+SpritePlayer* ScenePlayer::sprite(ObjectId object) {
+  const Object* o = get(object);
+  return o && o->sprite >= 0 ? &sprites_[static_cast<size_t>(o->sprite)] : nullptr;
+}
+
+const SpritePlayer* ScenePlayer::sprite(ObjectId object) const {
+  const Object* o = get(object);
+  return o && o->sprite >= 0 ? &sprites_[static_cast<size_t>(o->sprite)] : nullptr;
+}
+
+const Rig* ScenePlayer::rig(ObjectId object) const {
+  const Object* o = get(object);
+  return o ? o->rig : nullptr;
+}
+
+const SpriteSheet* ScenePlayer::sprite_sheet(ObjectId object) const {
+  const Object* o = get(object);
+  return o ? o->sheet : nullptr;
+}
+
+Mat4 ScenePlayer::model(ObjectId object) const {
+  const Object* o = get(object);
+  return o ? o->model : Mat4{};
+}
+
+// ---------------------------------------------------------------------------- game calls
+
+Result<void> ScenePlayer::refuse(ObjectId object, const Error& error) {
+  // Kept (with the tick it acted at) until a later tick's step begins.
+  if (errors_.size() < error_capacity_) {
+    errors_.push_back({next_tick_, object, error});
+  } else {
+    ++dropped_errors_;
+  }
+  return error;
+}
+
+Result<void> ScenePlayer::play_clip(ObjectId object, std::string_view clip) {
+  return Animate(this, object, clip).done();
+}
+
+Animate ScenePlayer::animate(ObjectId object, std::string_view clip) {
+  return Animate(this, object, clip);
+}
+
+Result<void> ScenePlayer::apply(const Animate& call) {
+  const ObjectId id = call.object_;
+  const Object* o = get(id);
+  if (o == nullptr) {
+    return refuse(id, Error::make(ErrorCode::kInvalidArgument, "no object %u in the scene",
+                                  static_cast<unsigned>(id.value)));
+  }
+  const std::string_view name = o->info->name;
+  const int name_len = static_cast<int>(std::min<size_t>(name.size(), 40));
+  const ObjectAnimationInfo& a = o->info->animation;
+  const int64_t tick = next_tick_;
+  if (call.fade_ && !(std::isfinite(*call.fade_) && *call.fade_ >= 0.0)) {
+    return refuse(id, Error::make(ErrorCode::kInvalidArgument, "%.*s: a fade of %g seconds",
+                                  name_len, name.data(), *call.fade_));
+  }
+
+  if (o->sprite >= 0) {
+    if (call.layer_count_ > 0 || call.too_many_layers_ || call.fade_) {
+      return refuse(id, Error::make(ErrorCode::kInvalidArgument,
+                                    "%.*s is a sprite: it neither blends nor crossfades", name_len,
+                                    name.data()));
+    }
+    Result<uint16_t> clip = o->sheet->find_clip(call.clip_);
+    if (!clip) {
+      return refuse(id, Error::make(clip.error().code(), "%.*s: %s", name_len, name.data(),
+                                    clip.error().message()));
+    }
+    SpritePlayOptions opts;
+    opts.speed = call.speed_ ? *call.speed_ : a.speed;
+    opts.start = call.start_;
+    opts.playback = call.playback_;
+    SpritePlayer& sp = sprites_[static_cast<size_t>(o->sprite)];
+    if (Result<void> r = sp.play(*clip, tick, opts); !r) {
+      return refuse(id, Error::make(r.error().code(), "%.*s: %s", name_len, name.data(),
+                                    r.error().message()));
+    }
+    return ok();
+  }
+
+  if (o->animator < 0) {
+    return refuse(
+        id, Error::make(ErrorCode::kInvalidArgument,
+                        "%.*s has nothing to animate (no rig, no sprite)", name_len, name.data()));
+  }
+  // Check everything first, so that a refused call changes nothing.
+  if (call.too_many_layers_) {
+    return refuse(id, Error::make(ErrorCode::kTooManyLayers, "%.*s: more than %d layers", name_len,
+                                  name.data(), kMaxLayers));
+  }
+  auto clip_error = [&](const Error& e) {
+    return refuse(id, Error::make(e.code(), "%.*s: %s", name_len, name.data(), e.message()));
+  };
+  Result<uint16_t> clip = o->rig->find_clip(call.clip_);
+  if (!clip) return clip_error(clip.error());
+  uint16_t layer_clips[kMaxLayers] = {};
+  for (int i = 0; i < call.layer_count_; ++i) {
+    Result<uint16_t> c = o->rig->find_clip(call.layers_[i].clip);
+    if (!c) return clip_error(c.error());
+    if (!valid_weight(call.layers_[i].weight)) {
+      return refuse(
+          id, Error::make(ErrorCode::kBadWeight, "%.*s: blend weight %g is not in [0, 1]", name_len,
+                          name.data(), static_cast<double>(call.layers_[i].weight)));
+    }
+    layer_clips[i] = *c;
+  }
+  PlayOptions opts;
+  opts.speed = call.speed_ ? *call.speed_ : a.speed;
+  opts.start = call.start_;
+  opts.playback = call.playback_ ? *call.playback_ : a.playback;
+  Animator& an = animators_[static_cast<size_t>(o->animator)];
+  Result<LayerId> first =
+      call.fade_ ? an.crossfade(*clip, *call.fade_, tick, opts) : an.play(*clip, tick, opts);
+  if (!first) return clip_error(first.error());
+  for (int i = 0; i < call.layer_count_; ++i) {
+    // Cannot fail: the clip, weight and options were checked and the new mix has room.
+    (void)an.blend(layer_clips[i], call.layers_[i].weight, tick, opts);
+  }
+  return ok();
+}
+
+Result<void> ScenePlayer::blend_clip(ObjectId object, std::string_view clip, float weight) {
+  const Object* o = get(object);
+  if (o == nullptr) {
+    return refuse(object, Error::make(ErrorCode::kInvalidArgument, "no object %u in the scene",
+                                      static_cast<unsigned>(object.value)));
+  }
+  const std::string_view name = o->info->name;
+  const int name_len = static_cast<int>(std::min<size_t>(name.size(), 40));
+  if (o->animator < 0) {
+    return refuse(object, Error::make(ErrorCode::kInvalidArgument,
+                                      o->sprite >= 0 ? "%.*s is a sprite: it does not blend"
+                                                     : "%.*s has nothing to animate",
+                                      name_len, name.data()));
+  }
+  PlayOptions opts;
+  opts.speed = o->info->animation.speed;
+  opts.playback = o->info->animation.playback;
+  Animator& an = animators_[static_cast<size_t>(o->animator)];
+  Result<LayerId> r = an.blend(clip, weight, next_tick_, opts);
+  if (!r) {
+    return refuse(object, Error::make(r.error().code(), "%.*s: %s", name_len, name.data(),
+                                      r.error().message()));
+  }
+  return ok();
+}
+
+Result<void> ScenePlayer::stop_animation(ObjectId object) {
+  const Object* o = get(object);
+  if (o != nullptr && o->animator >= 0) {
+    animators_[static_cast<size_t>(o->animator)].stop();
+    return ok();
+  }
+  if (o != nullptr && o->sprite >= 0) {
+    sprites_[static_cast<size_t>(o->sprite)].stop();
+    return ok();
+  }
+  if (o == nullptr) {
+    return refuse(object, Error::make(ErrorCode::kInvalidArgument, "no object %u in the scene",
+                                      static_cast<unsigned>(object.value)));
+  }
+  return refuse(object, Error::make(ErrorCode::kInvalidArgument, "%.*s has nothing to animate",
+                                    static_cast<int>(std::min<size_t>(o->info->name.size(), 40)),
+                                    o->info->name.data()));
+}
+
+// ---------------------------------------------------------------------------- ticks
+
+void ScenePlayer::push_event(const AnimationEvent& event) {
+  if (event_count_ < events_.size()) {
+    events_[event_count_++] = event;
+  } else {
+    ++dropped_events_;
+  }
+}
+
+void ScenePlayer::step(Game* game) {
+  const int64_t t = next_tick_;
+  // Refused calls that acted before this tick go; the ones made since the last step
+  // (acting at t) stay. Erasing a prefix never allocates.
+  size_t keep = 0;
+  while (keep < errors_.size() && errors_[keep].tick < t) ++keep;
+  errors_.erase(errors_.begin(), errors_.begin() + static_cast<std::ptrdiff_t>(keep));
+  event_count_ = 0;
+
+  if (game != nullptr) game->tick(*this, t);
+
+  for (size_t i = 0; i < objects_.size(); ++i) {
+    Object& o = objects_[i];
+    const ObjectId id{static_cast<uint32_t>(i)};
+    if (o.animator >= 0) {
+      Animator& an = animators_[static_cast<size_t>(o.animator)];
+      const std::span<const Mat4> before = an.palette();
+      Mat4* previous = previous_.data() + o.previous;
+      if (stepped_) std::copy(before.begin(), before.end(), previous);
+      for (const AnimEvent& e : an.advance(t)) {
+        push_event({t, id, false, e.clip, o.rig->clips()[e.clip].name(), e.name});
+      }
+      an.evaluate(t);
+      if (!stepped_) std::copy(an.palette().begin(), an.palette().end(), previous);
+    } else if (o.sprite >= 0) {
+      SpritePlayer& sp = sprites_[static_cast<size_t>(o.sprite)];
+      for (const SpriteEvent& e : sp.advance(t)) {
+        push_event({t, id, true, e.clip, o.sheet->clips()[e.clip].name(), e.name});
+      }
+      o.frame = sp.frame(t);
+    }
+  }
+  tick_ = t;
+  next_tick_ = t + 1;
+  stepped_ = true;
+  if (game != nullptr && event_count_ > 0) game->animated(*this, animation_events());
+}
+
+// ---------------------------------------------------------------------------- results
+
+std::span<const Mat4> ScenePlayer::palette(ObjectId object) const {
+  const Object* o = get(object);
+  if (o == nullptr || o->animator < 0) return {};
+  return animators_[static_cast<size_t>(o->animator)].palette();
+}
+
+uint32_t ScenePlayer::sprite_frame(ObjectId object) const {
+  const Object* o = get(object);
+  return o != nullptr && o->sprite >= 0 ? o->frame : 0;
+}
+
+const Posed& ScenePlayer::posed(const Camera* camera) {
+  posed_.tick = tick_;
+  for (size_t i = 0; i < objects_.size(); ++i) {
+    const Object& o = objects_[i];
+    PosedObject& out = posed_.objects[i];
+    out.object = static_cast<int>(i);
+    out.mesh = o.info->mesh;
+    out.model = camera != nullptr && o.info->face_camera ? face(o.model, *camera) : o.model;
+    if (o.animator >= 0) {
+      out.palette = animators_[static_cast<size_t>(o.animator)].palette();
+      out.previous_palette = {previous_.data() + o.previous, out.palette.size()};
+    } else {
+      out.palette = {};
+      out.previous_palette = {};
+    }
+    out.sprite_sheet = o.sprite >= 0 ? o.info->animation.sprite_sheet : -1;
+    out.sprite_frame = o.sprite >= 0 ? o.frame : 0;
+  }
+  return posed_;
+}
+
+uint64_t ScenePlayer::dropped_events() const {
+  uint64_t n = dropped_events_;
+  for (const Animator& a : animators_) n += a.dropped_events();
+  for (const SpritePlayer& s : sprites_) n += s.dropped_events();
+  return n;
+}
+
+}  // namespace animpack

@@ -1,0 +1,209 @@
+// render: plays a cooked pack by tick with the ScenePlayer and writes each frame, drawn
+// headless with animpack::gl, as a PNG.
+#include <stb/stb_image_write.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "animpack/camera.h"
+#include "animpack/gl/context.h"
+#include "animpack/gl/renderer.h"
+#include "animpack/gl/scene_renderer.h"
+#include "animpack/pack.h"
+#include "animpack/posed.h"
+#include "animpack/scene_player.h"
+
+namespace {
+
+using namespace animpack;
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: render PACK --ticks N -o DIR [--every K] [--size WxH] [--rate R] [--ids]\n");
+  return 2;
+}
+
+// A front view of everything the snapshot holds (bind-pose bounds), a little from above.
+Camera fit_camera(const Pack& pack, const Posed& posed, float aspect) {
+  Vec3 lo{std::numeric_limits<float>::max(), std::numeric_limits<float>::max(),
+          std::numeric_limits<float>::max()};
+  Vec3 hi{-lo.x, -lo.y, -lo.z};
+  auto grow = [&](Vec3 p) {
+    lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+    hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+  };
+  for (const PosedObject& o : posed.objects) {
+    if (o.mesh < 0) {
+      const Vec3 c = transform_point(o.model, {0, 0, 0});
+      grow(c - Vec3{0.5f, 0.5f, 0.5f});
+      grow(c + Vec3{0.5f, 0.5f, 0.5f});
+      continue;
+    }
+    const MeshInfo& mesh = pack.meshes()[static_cast<size_t>(o.mesh)];
+    for (int k = 0; k < mesh.part_count; ++k) {
+      const int part = mesh.first_part + k;
+      const PartInfo& info = pack.parts()[static_cast<size_t>(part)];
+      auto streams = pack.part_streams(part);
+      if (!streams) continue;
+      Mat4 m = o.model;
+      if (info.joint >= 0 && static_cast<size_t>(info.joint) < o.palette.size()) {
+        m = mul_affine(o.model, o.palette[static_cast<size_t>(info.joint)]);
+      }
+      for (const Vec3& p : streams->positions) grow(transform_point(m, p));
+    }
+  }
+  Camera camera;
+  if (lo.x > hi.x) return camera;  // nothing to look at
+  const Vec3 center = (lo + hi) * 0.5f;
+  const float radius = std::max(0.5f * length(hi - lo), 0.01f);
+  const float fit = std::max(1.0f, 1.0f / aspect);  // keep the width in view when tall
+  const float distance = radius * fit / std::tan(camera.fov_y * 0.5f) * 1.1f;
+  camera.target = center;
+  camera.eye = center + normalize(Vec3{0.0f, 0.35f, 1.0f}) * distance;
+  camera.near_plane = std::max(distance - radius * 2.0f, distance * 0.01f);
+  camera.far_plane = distance + radius * 2.0f;
+  return camera;
+}
+
+bool write_png(const std::string& path, uint32_t w, uint32_t h, const uint8_t* rgba) {
+  if (stbi_write_png(path.c_str(), static_cast<int>(w), static_cast<int>(h), 4, rgba,
+                     static_cast<int>(w * 4)) == 0) {
+    std::fprintf(stderr, "render: cannot write %s\n", path.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage();
+  const std::string path = argv[1];
+  long ticks = -1, every = 1, rate = 60;
+  uint32_t width = 480, height = 360;
+  bool ids = false;
+  std::string out_dir;
+  for (int i = 2; i < argc; ++i) {
+    auto number = [&](long lo, long hi, long* out) {
+      if (i + 1 >= argc) return false;
+      char* end = nullptr;
+      *out = std::strtol(argv[++i], &end, 10);
+      return *end == '\0' && *out >= lo && *out <= hi;
+    };
+    if (std::strcmp(argv[i], "--ticks") == 0) {
+      if (!number(1, 1000000, &ticks)) return usage();
+    } else if (std::strcmp(argv[i], "--every") == 0) {
+      if (!number(1, 1000000, &every)) return usage();
+    } else if (std::strcmp(argv[i], "--rate") == 0) {
+      if (!number(1, 10000, &rate)) return usage();
+    } else if (std::strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
+      unsigned w = 0, h = 0;
+      char tail = 0;
+      if (std::sscanf(argv[++i], "%ux%u%c", &w, &h, &tail) != 2 || w < 1 || h < 1 ||
+          w > gl::kMaxTargetSize || h > gl::kMaxTargetSize) {
+        return usage();
+      }
+      width = w;
+      height = h;
+    } else if (std::strcmp(argv[i], "--ids") == 0) {
+      ids = true;
+    } else if (std::strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+      out_dir = argv[++i];
+    } else {
+      return usage();
+    }
+  }
+  if (ticks < 0 || out_dir.empty()) return usage();
+
+  auto pack = Pack::open(path);
+  if (!pack) {
+    std::fprintf(stderr, "render: %s\n", pack.error().message());
+    return pack.error().code() == ErrorCode::kIo ? 2 : 1;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "render: cannot create %s: %s\n", out_dir.c_str(), ec.message().c_str());
+    return 2;
+  }
+  auto player = ScenePlayer::create(&*pack, static_cast<int32_t>(rate));
+  if (!player) {
+    std::fprintf(stderr, "render: %s\n", player.error().message());
+    return 1;
+  }
+  auto context = gl::Context::create_headless();
+  if (!context) {
+    std::fprintf(stderr, "render: %s\n", context.error().message());
+    return 1;
+  }
+  int status = 0;
+  {
+    auto renderer = gl::Renderer::create(&*context);
+    if (!renderer) {
+      std::fprintf(stderr, "render: %s\n", renderer.error().message());
+      return 1;
+    }
+    auto scene = gl::SceneRenderer::create(&*renderer, &*pack);
+    if (!scene) {
+      std::fprintf(stderr, "render: %s\n", scene.error().message());
+      return 1;
+    }
+    std::printf("render: %s: %u objects, %ld ticks at %ld Hz, %ux%u, %s (%s)\n", path.c_str(),
+                player->object_count(), ticks, rate, width, height,
+                context->info().renderer.c_str(), context->info().backend.c_str());
+    const float aspect = static_cast<float>(width) / static_cast<float>(height);
+    const Camera camera = fit_camera(*pack, player->posed(), aspect);
+    std::vector<uint8_t> id_rgba;
+    int frames = 0;
+    for (long t = 0; t < ticks && status == 0; ++t) {
+      player->step();
+      if (t % every != 0) continue;
+      const Posed& posed = player->posed(&camera);
+      if (auto r = scene->draw(posed, {camera, {}, width, height}); !r) {
+        std::fprintf(stderr, "render: tick %ld: %s\n", t, r.error().message());
+        status = 1;
+        break;
+      }
+      auto image = renderer->read_color();
+      if (!image) {
+        std::fprintf(stderr, "render: %s\n", image.error().message());
+        status = 1;
+        break;
+      }
+      char name[64];
+      std::snprintf(name, sizeof name, "/frame_%04ld.png", t);
+      if (!write_png(out_dir + name, width, height, image->rgba.data())) status = 2;
+      if (ids && status == 0) {
+        auto id_buffer = renderer->read_ids();
+        if (!id_buffer) {
+          std::fprintf(stderr, "render: %s\n", id_buffer.error().message());
+          status = 1;
+          break;
+        }
+        id_rgba.assign(id_buffer->size() * 4, 255);
+        for (size_t i = 0; i < id_buffer->size(); ++i) {
+          const uint32_t id = (*id_buffer)[i];
+          const uint32_t hash = id * 2654435761u;
+          id_rgba[i * 4] = id == 0 ? 0 : static_cast<uint8_t>(hash >> 24);
+          id_rgba[i * 4 + 1] = id == 0 ? 0 : static_cast<uint8_t>(hash >> 16);
+          id_rgba[i * 4 + 2] = id == 0 ? 0 : static_cast<uint8_t>(hash >> 8);
+        }
+        std::snprintf(name, sizeof name, "/ids_%04ld.png", t);
+        if (!write_png(out_dir + name, width, height, id_rgba.data())) status = 2;
+      }
+      ++frames;
+    }
+    if (status == 0) {
+      std::printf("render: %d frames in %s (tick %lld last)\n", frames, out_dir.c_str(),
+                  static_cast<long long>(player->tick()));
+    }
+  }
+  return status;
+}

@@ -1,0 +1,81 @@
+#include "gl_test_support.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace animpack::gl::testing {
+
+namespace {
+
+std::optional<Context> g_context;
+std::string g_error;
+bool g_tried = false;
+
+// Destroys the context before static destruction (and before LeakSanitizer looks).
+class ContextEnvironment : public ::testing::Environment {
+ public:
+  void TearDown() override { g_context.reset(); }
+};
+[[maybe_unused]] ::testing::Environment* const g_environment =
+    ::testing::AddGlobalTestEnvironment(new ContextEnvironment);
+
+}  // namespace
+
+bool gl_disabled() {
+  const char* v = std::getenv("ANIMPACK_NO_GL");
+  return v != nullptr && std::strcmp(v, "1") == 0;
+}
+
+Context* shared_context() {
+  if (!g_tried) {
+    g_tried = true;
+    Result<Context> c = Context::create_headless();
+    if (c) {
+      g_context.emplace(std::move(*c));
+    } else {
+      g_error = c.error().message();
+    }
+  }
+  if (g_context && !g_context->is_current()) {
+    if (auto r = g_context->make_current(); !r) return nullptr;
+  }
+  return g_context ? &*g_context : nullptr;
+}
+
+const char* context_error() { return g_error.c_str(); }
+
+void GlTest::SetUp() {
+  if (gl_disabled()) GTEST_SKIP() << "ANIMPACK_NO_GL=1: GL tests skipped on request";
+  context = shared_context();
+  ASSERT_NE(context, nullptr)
+      << "the GL tests cannot run: " << context_error()
+      << "\nThey need Mesa's EGL and llvmpipe (scripts/setup.sh installs libegl-mesa0 and "
+         "libgl1-mesa-dri). Set ANIMPACK_NO_GL=1 to skip them explicitly.";
+  Result<Renderer> r = Renderer::create(context);
+  ASSERT_TRUE(r) << r.error().message();
+  renderer.emplace(std::move(*r));
+}
+
+void GlTest::TearDown() {
+  if (context == nullptr) return;
+  renderer.reset();
+  if (!context->is_current()) {
+    ASSERT_TRUE(context->make_current());
+  }
+  auto r = context->check_errors("after the test");
+  EXPECT_TRUE(r) << r.error().message();
+}
+
+Camera front_ortho(Vec3 center, float height) {
+  Camera c;
+  c.orthographic = true;
+  c.ortho_height = height;
+  c.eye = {center.x, center.y, center.z + 10.0f};
+  c.target = center;
+  c.near_plane = 0.5f;
+  c.far_plane = 50.0f;
+  return c;
+}
+
+}  // namespace animpack::gl::testing

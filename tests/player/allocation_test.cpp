@@ -1,0 +1,106 @@
+// After ScenePlayer::create, playing allocates nothing: a replaced global operator new
+// counts every allocation while 1000 ticks of steps, plays, fades, blends, stops, sprite
+// switches, refused calls, events and posed snapshots run.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "animpack/scene_player.h"
+#include "scene_fixture.h"
+
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+
+void* counted(std::size_t n) {
+  if (g_counting.load()) g_allocations.fetch_add(1);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  std::abort();
+}
+}  // namespace
+
+void* operator new(std::size_t n) { return counted(n); }
+void* operator new[](std::size_t n) { return counted(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted(n); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace animpack {
+namespace {
+
+using namespace player_fixture;
+
+struct BusyGame : Game {
+  size_t events = 0;
+  size_t errors = 0;
+  void tick(ScenePlayer& p, int64_t t) override {
+    const ObjectId walker{kWalker}, runner{kRunner}, idler{kIdler}, box{kBox}, hero{kHero},
+        flag{kFlag};
+    switch (t % 100) {
+      case 0:
+        p.animate(idler, "Linear").blend("Rotate", 0.4f).blend("Step", 0.2f);
+        (void)p.play_clip(hero, "run");
+        break;
+      case 15:
+        p.animate(walker, "Cubic").fade(0.3).ping_pong().speed(0.5f);
+        (void)p.play_clip(flag, "jump");
+        break;
+      case 30:
+        (void)p.blend_clip(walker, "Step", 0.5f);
+        (void)p.stop_animation(box);
+        break;
+      case 45:
+        (void)p.play_clip(runner, "Nope");                     // refused
+        (void)p.animate(hero, "idle").fade(0.2).done();        // refused
+        (void)p.animate(walker, "Linear").blend("Jog", 0.5f);  // refused
+        errors += p.animation_errors().size();
+        break;
+      case 60:
+        p.animate(runner, "Rotate").fade(0.5).once().start(0.1);
+        (void)p.play_clip(box, "Bob");
+        break;
+      case 80:
+        (void)p.stop_animation(idler);
+        p.animate(hero, "jump").speed(2.0f).looped();
+        break;
+      default:
+        break;
+    }
+  }
+  void animated(ScenePlayer&, std::span<const AnimationEvent> e) override { events += e.size(); }
+};
+
+TEST(PlayerAllocation, AThousandTicksOfAScriptedGameAllocateNothing) {
+  // Setup: everything allocated here is allowed.
+  const Pack pack = make_pack();
+  ScenePlayer player = std::move(*ScenePlayer::create(&pack, 60));
+  const ObjectId walker = *player.find("walker");
+  BusyGame game;
+  Camera camera;
+  camera.eye = {3, 2, 6};
+  size_t poses = 0;
+
+  g_allocations = 0;
+  g_counting = true;
+  for (int64_t t = 0; t < 1000; ++t) {
+    player.step(&game);
+    const Posed& posed = player.posed(&camera);
+    poses += posed.objects.size();
+    poses += player.palette(walker).size();
+    poses += player.sprite_frame(ObjectId{kHero});
+  }
+  g_counting = false;
+  EXPECT_EQ(g_allocations.load(), 0);
+  EXPECT_GT(game.events, 100u) << "the run did deliver events";
+  EXPECT_GT(game.errors, 0u) << "and refusals";
+  EXPECT_GT(poses, 0u);
+  EXPECT_EQ(player.dropped_events(), 0u);
+}
+
+}  // namespace
+}  // namespace animpack

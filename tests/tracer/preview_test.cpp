@@ -1,0 +1,178 @@
+// `animpack preview`: filmstrips and contact sheets of the tracer fixture's objects, their
+// layout and pixels, and the exit statuses of what it refuses.
+#include <gtest/gtest.h>
+#include <stb/stb_image.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "trace_fixture.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+CliRun run(const std::string& args) {
+  CliRun r;
+  const std::string command = std::string(ANIMPACK_EXE) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.output.append(buf.data(), n);
+  const int status = pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+struct Png {
+  int width = 0, height = 0;
+  std::vector<uint8_t> rgba;
+  std::array<uint8_t, 4> at(int x, int y) const {
+    const size_t i =
+        (static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) * 4;
+    return {rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]};
+  }
+};
+
+Png load(const fs::path& path) {
+  Png png;
+  int n = 0;
+  stbi_uc* p = stbi_load(path.string().c_str(), &png.width, &png.height, &n, 4);
+  if (!p) return png;
+  png.rgba.assign(p, p + static_cast<size_t>(png.width) * static_cast<size_t>(png.height) * 4);
+  stbi_image_free(p);
+  return png;
+}
+
+class Preview : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("animpack_preview_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+    pack_ = (dir_ / "fixture.anpk").string();
+    const std::vector<uint8_t> bytes = animpack::trace_test::pack_bytes();
+    std::ofstream(pack_, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs preview on the fixture pack writing `name`; the PNG (empty on failure).
+  Png preview(const std::string& args, const std::string& name, CliRun* out_run = nullptr) {
+    const fs::path out = dir_ / name;
+    const CliRun r = run("preview " + pack_ + " " + args + " --threads 2 -o " + out.string());
+    if (out_run) *out_run = r;
+    EXPECT_EQ(r.status, 0) << r.output;
+    return load(out);
+  }
+
+  fs::path dir_;
+  std::string pack_;
+};
+
+// Whether the w x h cells at (x0, y) and (x1, y) of the sheet hold different pixels.
+bool cells_differ(const Png& png, int x0, int x1, int y, int w, int h) {
+  for (int dy = 0; dy < h; ++dy) {
+    for (int dx = 0; dx < w; ++dx) {
+      if (png.at(x0 + dx, y + dy) != png.at(x1 + dx, y + dy)) return true;
+    }
+  }
+  return false;
+}
+
+TEST_F(Preview, AFilmstripIsKFramesOfTheClipInOneLabelledRow) {
+  const Png png = preview("--object column --clip Rotate --frames 4 --size 40x48", "strip.png");
+  ASSERT_EQ(png.width, 4 * 40);
+  ASSERT_EQ(png.height, 11 + 48);
+  // Ticks 0, 30, 60, 90 of the 2-second Rotate: the column bends, so frames differ.
+  EXPECT_TRUE(cells_differ(png, 0, 40, 11, 40, 38));
+  EXPECT_TRUE(cells_differ(png, 40, 80, 11, 40, 38));
+  // The label strip has text in it.
+  bool text = false;
+  for (int x = 0; x < 60; ++x) text = text || png.at(x, 5)[0] > 200;
+  EXPECT_TRUE(text);
+}
+
+TEST_F(Preview, TakesAClipByIndexAsByName) {
+  const Png by_name = preview("--object column --clip Rotate --frames 2 --size 32x32", "a.png");
+  const Png by_index = preview("--object column --clip 3 --frames 2 --size 32x32", "b.png");
+  ASSERT_EQ(by_name.width, 64);
+  EXPECT_EQ(by_name.rgba, by_index.rgba);
+}
+
+TEST_F(Preview, AContactSheetHasARowPerClip) {
+  CliRun r;
+  const Png png = preview("--object column --frames 3 --size 32x32", "sheet.png", &r);
+  EXPECT_EQ(png.width, 3 * 32);
+  EXPECT_EQ(png.height, 4 * (11 + 32));  // Step, Linear, Cubic, Rotate
+  EXPECT_NE(r.output.find("4 clip(s) x 3 frame(s)"), std::string::npos) << r.output;
+}
+
+TEST_F(Preview, ASpriteSheetShowsEveryFrameOfEveryClip) {
+  const Png png = preview("--object floater --size 32x32", "sprite.png");
+  // Clips "blink" (2 frames) and "all" (8 frames): 2 rows, 8 columns.
+  ASSERT_EQ(png.width, 8 * 32);
+  ASSERT_EQ(png.height, 2 * (11 + 32));
+  // Row 1, column 2 shows atlas frame 2, unlit: its texel colour at the cell's centre.
+  const auto c = animpack::trace_test::frame_color(2);
+  const auto px = png.at(2 * 32 + 16, 43 + 11 + 16);
+  EXPECT_EQ(px[0], c[0]);
+  EXPECT_EQ(px[1], c[1]);
+  EXPECT_EQ(px[2], c[2]);
+  // Row 0 has two cells; the rest of its row is the sheet's background.
+  EXPECT_EQ(png.at(5 * 32 + 16, 11 + 16), png.at(7 * 32 + 16, 11 + 16));
+}
+
+TEST_F(Preview, ASpriteCardFilmstripStepsThroughItsFrames) {
+  const Png png = preview("--object card --clip all --frames 8 --size 24x32", "card.png");
+  ASSERT_EQ(png.width, 8 * 24);
+  // One second of "all" at 8 fps: 8 ticks 7.5 apart show frames 0..7, all different.
+  for (int k = 0; k + 1 < 8; ++k) {
+    EXPECT_TRUE(cells_differ(png, k * 24, (k + 1) * 24, 11, 24, 20)) << k;
+  }
+}
+
+TEST_F(Preview, RefusesWhatItCannotPreview) {
+  const std::string out = " -o " + (dir_ / "x.png").string();
+  CliRun r = run("preview " + pack_ + " --object nobody" + out);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("its objects: column, card, floater, arm"), std::string::npos)
+      << r.output;
+  r = run("preview " + pack_ + " --object column --clip Jog" + out);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("its clips: Step, Linear, Cubic, Rotate"), std::string::npos) << r.output;
+  EXPECT_EQ(run("preview " + pack_ + " --object arm" + out).status, 1);  // no clips
+  EXPECT_EQ(run("preview " + pack_ + " --object column").status, 2);     // no -o
+  EXPECT_EQ(run("preview " + pack_ + " -o x.png").status, 2);            // no --object
+  EXPECT_EQ(run("preview " + pack_ + " --object column --size 10x10" + out).status, 2);
+  EXPECT_EQ(run("preview " + pack_ + " --object column --size 40" + out).status, 2);
+  EXPECT_EQ(run("preview " + pack_ + " --object column --frames 0" + out).status, 2);
+  EXPECT_EQ(run("preview " + pack_ + " --object column --bogus" + out).status, 2);
+  EXPECT_EQ(run("preview " + (dir_ / "missing.anpk").string() + " --object column" + out).status,
+            2);
+  std::ofstream(dir_ / "bad.anpk") << "not a pack";
+  EXPECT_EQ(run("preview " + (dir_ / "bad.anpk").string() + " --object column" + out).status, 1);
+  EXPECT_EQ(run("preview " + pack_ + " --object column --size 40x40 -o " +
+                (dir_ / "no_dir" / "x.png").string())
+                .status,
+            2);
+  EXPECT_FALSE(fs::exists(dir_ / "x.png"));
+  r = run("preview --help");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.output.find("--object NAME"), std::string::npos);
+  EXPECT_NE(run("--help").output.find("preview PACK.anpk"), std::string::npos);
+}
+
+}  // namespace
