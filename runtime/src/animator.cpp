@@ -534,8 +534,8 @@ void Animator::sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose) {
   // are strictly ascending, so k is then its own bracket as well, t lies inside its
   // keys, and find_key and (t - t0) / (t1 - t0) would give the same k and u: the same
   // bits as sample(). This holds whether the channels share one times array
-  // (Clip::add_channel shares equal ones; then the pointer says it at once) or each has
-  // its own (a pack's views).
+  // (Clip::add_channel shares equal ones; then the pointer says it at once, given that
+  // k + 1 is inside this channel's keys) or each has its own (a pack's views).
   const float* times = nullptr;  // the previous channel's times when it bracketed t
   size_t k = 0;
   float u = 0.0f, s = 1.0f;
@@ -543,10 +543,9 @@ void Animator::sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose) {
   for (size_t c = 0; c < channels.size(); ++c) {
     const Channel& ch = channels[c];
     Trs& target = pose[ch.joint];
-    if (times != nullptr && ch.interpolation == Interpolation::kLinear &&
-        (ch.times.data() == times ||
-         (k + 1 < ch.times.size() && std::bit_cast<uint32_t>(ch.times[k]) == t0 &&
-          std::bit_cast<uint32_t>(ch.times[k + 1]) == t1))) {
+    if (times != nullptr && ch.interpolation == Interpolation::kLinear && k + 1 < ch.times.size() &&
+        (ch.times.data() == times || (std::bit_cast<uint32_t>(ch.times[k]) == t0 &&
+                                      std::bit_cast<uint32_t>(ch.times[k + 1]) == t1))) {
       layer.cursors[c] = static_cast<uint32_t>(k);
     } else if (kernel::linear_interior(ch, t, &layer.cursors[c], &k, &u)) {
       times = ch.times.data();
