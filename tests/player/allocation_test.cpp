@@ -3,32 +3,9 @@
 // switches, refused calls, events and posed snapshots run.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 #include "animpack/scene_player.h"
+#include "fixtures/allocation_counter.h"
 #include "scene_fixture.h"
-
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-
-void* counted(std::size_t n) {
-  if (g_counting.load()) g_allocations.fetch_add(1);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  std::abort();
-}
-}  // namespace
-
-void* operator new(std::size_t n) { return counted(n); }
-void* operator new[](std::size_t n) { return counted(n); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace animpack {
 namespace {
@@ -85,8 +62,7 @@ TEST(PlayerAllocation, AThousandTicksOfAScriptedGameAllocateNothing) {
   camera.eye = {3, 2, 6};
   size_t poses = 0;
 
-  g_allocations = 0;
-  g_counting = true;
+  fixture::start_counting_allocations();
   for (int64_t t = 0; t < 1000; ++t) {
     player.step(&game);
     const Posed& posed = player.posed(&camera);
@@ -94,8 +70,7 @@ TEST(PlayerAllocation, AThousandTicksOfAScriptedGameAllocateNothing) {
     poses += player.palette(walker).size();
     poses += player.sprite_frame(ObjectId{kHero});
   }
-  g_counting = false;
-  EXPECT_EQ(g_allocations.load(), 0);
+  EXPECT_EQ(fixture::stop_counting_allocations(), 0);
   EXPECT_GT(game.events, 100u) << "the run did deliver events";
   EXPECT_GT(game.errors, 0u) << "and refusals";
   EXPECT_GT(poses, 0u);

@@ -2,37 +2,25 @@
 // allocation while 1000 ticks of play, crossfade, blend, events and skinning run.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
+#include <vector>
 
 #include "animpack/animator.h"
 #include "animpack/skinning.h"
 #include "animpack/sprite.h"
+#include "fixtures/allocation_counter.h"
 #include "fixtures/fixture.h"
-
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-
-void* counted(std::size_t n) {
-  if (g_counting.load()) g_allocations.fetch_add(1);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  std::abort();
-}
-}  // namespace
-
-void* operator new(std::size_t n) { return counted(n); }
-void* operator new[](std::size_t n) { return counted(n); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace animpack {
 namespace {
+
+// The counter is linked in and sees allocations: the tests below could fail.
+TEST(Allocation, TheCounterSeesAnAllocation) {
+  fixture::start_counting_allocations();
+  std::vector<int>* v = new std::vector<int>(100);
+  const long counted = fixture::stop_counting_allocations();
+  delete v;
+  EXPECT_GE(counted, 2);
+}
 
 TEST(Allocation, PlayingAThousandTicksAllocatesNothing) {
   // Setup: everything allocated here is allowed.
@@ -56,8 +44,7 @@ TEST(Allocation, PlayingAThousandTicksAllocatesNothing) {
   ASSERT_TRUE(sprite);
 
   size_t events = 0;
-  g_allocations = 0;
-  g_counting = true;
+  fixture::start_counting_allocations();
   for (int64_t tick = 0; tick < 1000; ++tick) {
     switch (tick % 200) {
       case 0:
@@ -92,8 +79,7 @@ TEST(Allocation, PlayingAThousandTicksAllocatesNothing) {
     (void)sprite->frame(tick);
     ASSERT_TRUE(skin(in, a.palette(), out));
   }
-  g_counting = false;
-  EXPECT_EQ(g_allocations.load(), 0);
+  EXPECT_EQ(fixture::stop_counting_allocations(), 0);
   EXPECT_GT(events, 10u) << "the run did deliver events";
 }
 
