@@ -17,6 +17,8 @@ namespace {
 TEST(Allocation, TheCounterSeesAnAllocation) {
   fixture::start_counting_allocations();
   std::vector<int>* v = new std::vector<int>(100);
+  // Let the pointer escape so the optimiser cannot elide the allocation.
+  asm volatile("" : : "r"(v) : "memory");
   const long counted = fixture::stop_counting_allocations();
   delete v;
   EXPECT_GE(counted, 2);
