@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <utility>
 
+#include "fixtures/cooked_fixture.h"
 #include "fixtures/fixture.h"
 
 namespace animpack::gl::testing {
@@ -43,13 +44,7 @@ void atlas_texel(uint32_t x, uint32_t y, uint8_t out[4]) {
 
 CookedPack make_test_pack() {
   CookedPack pack;
-  {
-    CookedRig rig;
-    rig.rig = fixture::make_rig();
-    rig.joint_source_nodes = {0, 1, 2, 3};
-    rig.clip_source_animations = {0, 1, 2, 3};
-    pack.rigs.push_back(std::move(rig));
-  }
+  pack.rigs.push_back(fixture::make_cooked_rig());
   {
     std::vector<Joint> joints(2);
     joints[0].name = "base";
@@ -71,26 +66,7 @@ CookedPack make_test_pack() {
     rig.node_rig = true;
     pack.rigs.push_back(std::move(rig));
   }
-  {
-    const fixture::Column col = fixture::make_column();
-    CookedPart part;
-    part.source_node = 4;
-    part.source_mesh = 0;
-    part.source_primitive = 0;
-    part.positions = col.positions;
-    part.normals = col.normals;
-    part.tangents = col.tangents;
-    part.joints = col.joints;
-    part.weights = col.weights;
-    part.indices = col.indices;
-    for (uint32_t v = 0; v < col.positions.size(); ++v) part.source_vertices.push_back(v);
-    CookedMesh mesh;
-    mesh.name = "column";
-    mesh.source_file = "column.glb";
-    mesh.rig = 0;
-    mesh.parts.push_back(std::move(part));
-    pack.meshes.push_back(std::move(mesh));
-  }
+  pack.meshes.push_back(fixture::make_cooked_column(0));
   {
     CookedMesh mesh;
     mesh.name = "arm";

@@ -11,6 +11,7 @@
 
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/schema/pack_generated.h"
+#include "fixtures/cooked_fixture.h"
 #include "fixtures/fixture.h"
 
 namespace animpack {
@@ -20,30 +21,8 @@ namespace fs = std::filesystem;
 
 CookedPack fixture_pack() {
   CookedPack pack;
-  CookedRig rig;
-  rig.rig = fixture::make_rig();
-  rig.joint_source_nodes = {0, 1, 2, 3};
-  rig.clip_source_animations = {0, 1, 2, 3};
-  pack.rigs.push_back(std::move(rig));
-
-  const fixture::Column col = fixture::make_column();
-  CookedPart part;
-  part.source_node = 4;
-  part.source_mesh = 0;
-  part.source_primitive = 0;
-  part.positions = col.positions;
-  part.normals = col.normals;
-  part.tangents = col.tangents;
-  part.joints = col.joints;
-  part.weights = col.weights;
-  part.indices = col.indices;
-  for (uint32_t v = 0; v < col.positions.size(); ++v) part.source_vertices.push_back(v);
-  CookedMesh mesh;
-  mesh.name = "column";
-  mesh.source_file = "column.glb";
-  mesh.rig = 0;
-  mesh.parts.push_back(std::move(part));
-  pack.meshes.push_back(std::move(mesh));
+  pack.rigs.push_back(fixture::make_cooked_rig());
+  pack.meshes.push_back(fixture::make_cooked_column(0));
 
   CookedSheet sheet;
   sheet.source_file = "hero.png";

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "animpack/compiler/pack_writer.h"
+#include "fixtures/cooked_fixture.h"
 #include "fixtures/fixture.h"
 
 namespace animpack::player_fixture {
@@ -54,11 +55,7 @@ CookedPart triangle(int node, int joint, float x) {
 
 CookedPack make_cooked() {
   CookedPack pack;
-  CookedRig skin;
-  skin.rig = fixture::make_rig();
-  skin.joint_source_nodes = {0, 1, 2, 3};
-  skin.clip_source_animations = {0, 1, 2, 3};
-  pack.rigs.push_back(std::move(skin));
+  pack.rigs.push_back(fixture::make_cooked_rig());
   CookedRig nodes;
   nodes.rig = node_rig();
   nodes.joint_source_nodes = {0, 1};
@@ -66,24 +63,7 @@ CookedPack make_cooked() {
   nodes.node_rig = true;
   pack.rigs.push_back(std::move(nodes));
 
-  const fixture::Column col = fixture::make_column();
-  CookedPart column;
-  column.source_node = 4;
-  column.source_mesh = 0;
-  column.source_primitive = 0;
-  column.positions = col.positions;
-  column.normals = col.normals;
-  column.tangents = col.tangents;
-  column.joints = col.joints;
-  column.weights = col.weights;
-  column.indices = col.indices;
-  for (uint32_t v = 0; v < col.positions.size(); ++v) column.source_vertices.push_back(v);
-  CookedMesh column_mesh;
-  column_mesh.name = "column";
-  column_mesh.source_file = "column.glb";
-  column_mesh.rig = 0;
-  column_mesh.parts.push_back(std::move(column));
-  pack.meshes.push_back(std::move(column_mesh));
+  pack.meshes.push_back(fixture::make_cooked_column(0));
 
   CookedMesh box;
   box.name = "box";

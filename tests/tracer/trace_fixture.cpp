@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "animpack/compiler/pack_writer.h"
+#include "fixtures/cooked_fixture.h"
 #include "fixtures/fixture.h"
 
 namespace animpack::trace_test {
@@ -62,11 +63,7 @@ std::array<uint8_t, 4> frame_color(uint32_t frame) {
 
 std::vector<uint8_t> pack_bytes() {
   CookedPack pack;
-  CookedRig column_rig;
-  column_rig.rig = fixture::make_rig();
-  column_rig.joint_source_nodes = {0, 1, 2, 3};
-  column_rig.clip_source_animations = {0, 1, 2, 3};
-  pack.rigs.push_back(std::move(column_rig));
+  pack.rigs.push_back(fixture::make_cooked_rig());
 
   CookedRig arm_rig;
   std::vector<Joint> joints(2);
