@@ -12,29 +12,17 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/run_cli.h"
 #include "trace_fixture.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int status = -1;
-  std::string output;  // stdout and stderr together
-};
+using animpack::fixture::CliRun;
 
-CliRun run(const std::string& args) {
-  CliRun r;
-  const std::string command = std::string(ANIMPACK_EXE) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.output.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+// The animpack executable with these arguments.
+CliRun run(const std::string& args) { return animpack::fixture::run_cli(ANIMPACK_EXE, args); }
 
 struct Png {
   int width = 0, height = 0;
