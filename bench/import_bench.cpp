@@ -27,7 +27,7 @@ const char* const kFiles[] = {
     "gltf/RiggedFigure/glTF/RiggedFigure.gltf",
 };
 
-fs::path corpus(int i) { return fs::path(ANIMPACK_SHARED_DIR) / "corpus" / kFiles[i]; }
+fs::path corpus(int i) { return fs::path(ANIMPACK_CORPUS_DIR) / kFiles[i]; }
 
 void label(benchmark::State& state, int i) {
   state.SetLabel(fs::path(kFiles[i]).filename().string());

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan + UBSan) and runs each for a bounded time,
-# seeded from the golden packs and the glTF files of ../shared/corpus.
+# seeded from the golden packs and the glTF files of tests/data/corpus.
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 60)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,8 +13,8 @@ work=build/fuzz/corpus
 rm -rf "$work"
 mkdir -p "$work/pack" "$work/gltf"
 cp tests/data/packs/*.anpk "$work/pack/"
-if [ -d ../shared/corpus ]; then
-  find ../shared/corpus -type f \( -name '*.gltf' -o -name '*.glb' \) -size -300k \
+if [ -d tests/data/corpus ]; then
+  find tests/data/corpus -type f \( -name '*.gltf' -o -name '*.glb' \) -size -300k \
     -exec cp -t "$work/gltf/" {} + 2>/dev/null || true
 fi
 for target in pack gltf; do

@@ -4,7 +4,7 @@
 // Buffer Views", "Accessors" (data alignment, sparse accessors, normalised integers),
 // "Meshes" (skinned mesh attributes), "Nodes and Hierarchy", "Skins", "Animations". The
 // checks and their JSON pointers follow Khronos glTF-Validator where it has the same
-// check, so the corpus' expected reports (../shared/corpus/invalid-gltf) can be compared.
+// check, so the corpus' expected reports (tests/data/corpus/invalid-gltf) can be compared.
 //
 // Stages, each a free function over the Reader, in the order the data depends on:
 //   container (GLB or JSON) -> JSON parse -> asset -> buffers -> bufferViews -> accessors

@@ -15,7 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path corpus(const char* rel) { return fs::path(ANIMPACK_SHARED_DIR) / "corpus" / rel; }
+fs::path corpus(const char* rel) { return fs::path(ANIMPACK_CORPUS_DIR) / rel; }
 
 std::vector<uint8_t> file_bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

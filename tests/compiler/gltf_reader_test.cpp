@@ -1,8 +1,8 @@
 // Tests of the cooker's glTF reader (animpack/compiler/gltf_reader.h):
-// - every real model in ../shared/corpus/gltf and ../shared/corpus/asset-generator reads
+// - every real model in tests/data/corpus/gltf and tests/data/corpus/asset-generator reads
 //   without error, and what it delivers matches counts computed here from the file's JSON
-//   and the facts in ../shared/corpus/README.md;
-// - every Khronos glTF-Validator negative case in ../shared/corpus/invalid-gltf whose
+//   and the facts in tests/data/corpus/README.md;
+// - every Khronos glTF-Validator negative case in tests/data/corpus/invalid-gltf whose
 //   expected report has an error in what the reader reads is refused, at the report's JSON
 //   pointer where possible; nothing crashes or hangs;
 // - a generated malformed input for every check the corpus does not cover.
@@ -31,7 +31,7 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-const fs::path kCorpus = fs::path(ANIMPACK_SHARED_DIR) / "corpus";
+const fs::path kCorpus = fs::path(ANIMPACK_CORPUS_DIR);
 
 // ---------------------------------------------------------------------------------------
 // Helpers

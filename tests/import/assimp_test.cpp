@@ -5,7 +5,7 @@
 // bind; every vertex's influences against ours (remapped and normalised); animation names
 // and durations; the animated nodes and every key's time and value.
 //
-// Assimp losses worked around here (shared/TOOLCHAIN.md §3), none of which the import
+// Assimp losses worked around here (docs/design-notes.md, "Assimp"), none of which the import
 // relies on (it reads our own reader's output):
 // - node hierarchy: unnamed glTF nodes are named "nodes[<index>]" by Assimp, so bone names
 //   are compared against that spelling where the glTF has no name (we name them

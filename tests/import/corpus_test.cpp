@@ -1,4 +1,4 @@
-// The import stage on the real models of ../shared/corpus (gltf/ and asset-generator/):
+// The import stage on the real models of tests/data/corpus (gltf/ and asset-generator/):
 // every file imports without error (but the two that use two different skins in one
 // scene, which must say MESH_SEVERAL_SKINS), and what it gives agrees with the file's own
 // JSON, parsed here with nlohmann_json: joints (the skin's joints plus the nodes between

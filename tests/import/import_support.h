@@ -25,7 +25,7 @@ namespace animpack::import_test {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-inline const fs::path kCorpus = fs::path(ANIMPACK_SHARED_DIR) / "corpus";
+inline const fs::path kCorpus = fs::path(ANIMPACK_CORPUS_DIR);
 
 // ---------------------------------------------------------------------------------------
 // Files and issues

@@ -1,6 +1,6 @@
 // `animpack play` and `animpack pose`: the script parser, the play report, the pose JSON
 // (joints, palettes, skinned and node-placed positions in source order), the command line,
-// and the Khronos models of ../shared/corpus/ whose rest palettes must equal world x
+// and the Khronos models of tests/data/corpus/ whose rest palettes must equal world x
 // inverse bind computed in double straight from their glTF JSON.
 #include "play_commands.h"
 
@@ -436,7 +436,7 @@ double max_abs(const M& m) {
 }
 
 TEST(PoseCorpus, RestPalettesOfTheKhronosModelsEqualWorldTimesInverseBind) {
-  const fs::path corpus = fs::path(ANIMPACK_SHARED_DIR) / "corpus/gltf";
+  const fs::path corpus = fs::path(ANIMPACK_CORPUS_DIR) / "gltf";
   const std::pair<const char*, const char*> models[] = {
       {"RiggedSimple/glTF", "RiggedSimple.gltf"},    {"RiggedFigure/glTF", "RiggedFigure.gltf"},
       {"CesiumMan/glTF-Embedded", "CesiumMan.gltf"}, {"Fox/glTF", "Fox.gltf"},

@@ -16,7 +16,7 @@
 // Specification: Khronos glTF 2.0 (2.0.1), sections "Meshes" (primitive topologies and
 // winding), "Transformations", "Skins" and "Animations". The rig and the meshes are built
 // from our own reader, never from Assimp: Assimp loses interpolations and cubic tangents,
-// flips texture V and mis-assigns the skins of shared meshes (shared/TOOLCHAIN.md §3).
+// flips texture V and mis-assigns the skins of shared meshes (docs/design-notes.md, "Assimp").
 //
 // What import_gltf builds (the seed's "glTF" section):
 // - Parts. The default scene (doc.roots) is walked depth first in child order; every
