@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "animpack/sprite.h"
+#include "fixtures/test_data.h"
 
 namespace animpack {
 namespace {
@@ -18,8 +19,7 @@ namespace fs = std::filesystem;
 fs::path corpus(const char* rel) { return fs::path(ANIMPACK_CORPUS_DIR) / rel; }
 
 std::vector<uint8_t> file_bytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return animpack::test_data::read_test_bytes(p);
 }
 
 TEST(AtlasImport, KenneySheetCutsIntoNineByFiveCells) {

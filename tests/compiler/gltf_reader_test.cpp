@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/test_data.h"
+
 namespace animpack {
 namespace {
 
@@ -37,8 +39,7 @@ const fs::path kCorpus = fs::path(ANIMPACK_CORPUS_DIR);
 // Helpers
 
 std::vector<uint8_t> read_bytes(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+  return animpack::test_data::read_test_bytes(file);
 }
 
 std::vector<uint8_t> bytes_of(std::string_view text) {
@@ -475,7 +476,7 @@ TEST(GltfReaderCorpus, SkinTypesDecodeToTheSameInfluences) {
 TEST(GltfReaderCorpus, ChannelWithoutTargetNodeIsIgnoredWithAWarning) {
   const GltfDocument doc =
       read_gltf(kCorpus / "asset-generator/Animation_NodeMisc/Animation_NodeMisc_08.gltf");
-  EXPECT_TRUE(doc.ok()) << describe(doc);
+  ASSERT_TRUE(doc.ok()) << describe(doc);
   EXPECT_TRUE(
       has_issue(doc, "ANIMATION_CHANNEL_NO_NODE", "/animations/0/channels/0/target", false));
   for (const GltfChannel& ch : doc.animations[0].channels) EXPECT_NE(ch.source_channel, 0);
@@ -511,7 +512,7 @@ TEST(GltfReaderCorpus, JointsWithoutCommonRootAreOnlyAWarning) {
 TEST(GltfReaderCorpus, SecondJointSetIsFlaggedAndFirstIsDelivered) {
   const GltfDocument doc =
       read_gltf(kCorpus / "gltf/SimpleSkin-ramses-variants/SimpleSkin-multi-joint-set.gltf");
-  EXPECT_TRUE(doc.ok()) << describe(doc);
+  ASSERT_TRUE(doc.ok()) << describe(doc);
   const GltfPrimitive& prim = doc.meshes[0].primitives[0];
   EXPECT_EQ(prim.joint_sets, 2);
   EXPECT_EQ(prim.joints.size(), prim.vertex_count);
@@ -1007,7 +1008,7 @@ TEST(GltfReaderModel, PrimitiveWithoutPositionIsOnlyAWarning) {
   Model m = make_model();
   m.gltf["meshes"][0]["primitives"][0]["attributes"].erase("POSITION");
   const GltfDocument doc = m.read();
-  EXPECT_TRUE(doc.ok()) << describe(doc);
+  ASSERT_TRUE(doc.ok()) << describe(doc);
   EXPECT_TRUE(
       has_issue(doc, "MESH_PRIMITIVE_NO_POSITION", "/meshes/0/primitives/0/attributes", false));
   EXPECT_EQ(doc.meshes[0].primitives[0].vertex_count, 3u);  // from the other attributes

@@ -14,6 +14,7 @@
 
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
+#include "fixtures/test_data.h"
 
 namespace animpack {
 namespace {
@@ -38,7 +39,7 @@ std::string show(const std::vector<Expected>& v) {
 }
 
 std::vector<Expected> expected_of(const fs::path& scene) {
-  std::ifstream in(scene);
+  std::istringstream in(animpack::test_data::read_test_file(scene));
   std::vector<Expected> out;
   std::string line;
   while (std::getline(in, line) && line.rfind("# expect:", 0) == 0) {

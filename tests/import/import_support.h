@@ -19,6 +19,7 @@
 
 #include "animpack/compiler/gltf_reader.h"
 #include "animpack/compiler/import_gltf.h"
+#include "fixtures/test_data.h"
 
 namespace animpack::import_test {
 
@@ -31,8 +32,7 @@ inline const fs::path kCorpus = fs::path(ANIMPACK_CORPUS_DIR);
 // Files and issues
 
 inline std::vector<uint8_t> read_bytes(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+  return animpack::test_data::read_test_bytes(file);
 }
 
 inline uint32_t u32_at(const std::vector<uint8_t>& b, size_t at) {

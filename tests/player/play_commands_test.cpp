@@ -27,6 +27,7 @@
 #include "animpack/scene_player.h"
 #include "animpack/skinning.h"
 #include "fixtures/run_cli.h"
+#include "fixtures/test_data.h"
 #include "scene_fixture.h"
 
 namespace animpack {
@@ -365,8 +366,7 @@ std::vector<uint8_t> base64(std::string_view text) {
 
 Reference reference(const fs::path& gltf) {
   Reference r;
-  std::ifstream in(gltf);
-  r.doc = json::parse(in);
+  r.doc = json::parse(animpack::test_data::read_test_file(gltf));
   for (const json& b : r.doc["buffers"]) {
     const std::string uri = b["uri"];
     if (uri.rfind("data:", 0) == 0) {

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/test_data.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -98,12 +100,7 @@ std::vector<std::string> violations(const std::string& source) {
   return found;
 }
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read(const fs::path& p) { return animpack::test_data::read_test_file(p); }
 
 TEST(SourceGuard, CatchesTranscendentalsAndFusedMultiplyAdd) {
   EXPECT_EQ(violations("float y = std::sin(x);").size(), 1u);

@@ -18,6 +18,7 @@
 
 #include "animpack/compiler/diagnostics.h"
 #include "animpack/compiler/scene.h"
+#include "fixtures/test_data.h"
 
 namespace animpack {
 namespace {
@@ -49,7 +50,7 @@ std::ostream& operator<<(std::ostream& os, const Expected& e) {
 
 // The `# expect: CODE LINE:COL` lines of a file.
 std::vector<Expected> expectations(const fs::path& file) {
-  std::ifstream in(file);
+  std::istringstream in(animpack::test_data::read_test_file(file));
   std::vector<Expected> out;
   std::string line;
   const std::string prefix = "# expect: ";

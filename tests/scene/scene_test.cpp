@@ -10,6 +10,8 @@
 #include <iterator>
 #include <string>
 
+#include "fixtures/test_data.h"
+
 namespace animpack {
 namespace {
 
@@ -17,10 +19,7 @@ namespace fs = std::filesystem;
 
 fs::path data(const char* rel) { return fs::path(ANIMPACK_SOURCE_DIR) / "tests/data/scenes" / rel; }
 
-std::string file_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+std::string file_text(const fs::path& p) { return animpack::test_data::read_test_file(p); }
 
 SourcePos at(int line, int col) { return SourcePos{line, col}; }
 
