@@ -2,7 +2,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
+#include <system_error>
 
 namespace animpack::gl::testing {
 
@@ -11,11 +13,21 @@ namespace {
 std::optional<Context> g_context;
 std::string g_error;
 bool g_tried = false;
+size_t g_threads_before = 0;
 
-// Destroys the context before static destruction (and before LeakSanitizer looks).
+// Destroys the context before static destruction, and checks that Mesa's driver threads
+// (llvmpipe's rasterisers, its shader-cache queue) went with it: LeakSanitizer stops
+// every thread at exit to scan their stacks, and a driver thread still running or
+// exiting then makes it crash ("Tracer caught signal 11").
 class ContextEnvironment : public ::testing::Environment {
  public:
-  void TearDown() override { g_context.reset(); }
+  void TearDown() override {
+    if (!g_context) return;
+    g_context.reset();
+    const size_t after = thread_count();
+    EXPECT_EQ(after, g_threads_before)
+        << "threads are still running after the last GL context was destroyed";
+  }
 };
 [[maybe_unused]] ::testing::Environment* const g_environment =
     ::testing::AddGlobalTestEnvironment(new ContextEnvironment);
@@ -27,9 +39,20 @@ bool gl_disabled() {
   return v != nullptr && std::strcmp(v, "1") == 0;
 }
 
+size_t thread_count() {
+  size_t n = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator("/proc/self/task", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    ++n;
+  }
+  return n;
+}
+
 Context* shared_context() {
   if (!g_tried) {
     g_tried = true;
+    g_threads_before = thread_count();
     Result<Context> c = Context::create_headless();
     if (c) {
       g_context.emplace(std::move(*c));

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -21,6 +22,8 @@ namespace animpack::gl::testing {
 // context_error() says why).
 Context* shared_context();
 const char* context_error();
+// The threads of this process now (/proc/self/task).
+size_t thread_count();
 // Whether ANIMPACK_NO_GL=1 is set.
 bool gl_disabled();
 

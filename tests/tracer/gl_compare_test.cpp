@@ -40,12 +40,18 @@ class GlVersusTracer : public ::testing::Test {
       error_ = c.error().message();
       return;
     }
-    // Kept until the process ends, never destroyed: destroying it unloads Mesa's driver,
-    // and LeakSanitizer then cannot name the driver's own leftovers at exit (so
-    // tests/gl/lsan.supp cannot suppress them).
     context_ = new gl::Context(std::move(*c));
     std::printf("context: %s, %s\n", context_->info().backend.c_str(),
                 context_->info().renderer.c_str());
+  }
+
+  // Destroyed before the process exits, so Mesa's driver threads are joined before
+  // LeakSanitizer stops the world at exit (a driver thread still running then crashes its
+  // tracer). gl::Context pins the driver library, so LeakSanitizer can still name the
+  // driver's own leftovers (tests/gl/lsan.supp).
+  static void TearDownTestSuite() {
+    delete context_;
+    context_ = nullptr;
   }
 
   void SetUp() override {
