@@ -18,7 +18,7 @@
 // from our own reader, never from Assimp: Assimp loses interpolations and cubic tangents,
 // flips texture V and mis-assigns the skins of shared meshes (docs/design-notes.md, "Assimp").
 //
-// What import_gltf builds (the seed's "glTF" section):
+// What import_gltf builds:
 // - Parts. The default scene (doc.roots) is walked depth first in child order; every
 //   primitive of every node with a mesh becomes a CookedPart in that order. TRIANGLES are
 //   kept; TRIANGLE_STRIP and TRIANGLE_FAN become triangle lists with the winding glTF

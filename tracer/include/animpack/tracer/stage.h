@@ -7,7 +7,7 @@
 //   if (!scene) return scene.error();
 //   // scene->bvh() is built; hand the scene to render() (render.h).
 //
-// Staging follows the seed's "The traced pose":
+// Staging:
 // - skinned parts are CPU-skinned by the runtime's skin() with the object's palette (the
 //   very function the GL vertex stage is held to), then placed by the object's matrix;
 // - node-rig parts (PartInfo::joint >= 0) are placed by model * palette[joint];
@@ -144,7 +144,7 @@ struct StageOptions {
   // (the way a face_camera matrix turns towards the camera), centred on its position,
   // 1 unit high and as wide as its frame's pixel aspect, both times the model's scale:
   // the card gl/'s SceneRenderer draws by default. false leaves such sprites out of the
-  // 3D scene (the seed draws them on the flat pass).
+  // 3D scene (for a flat 2D pass to draw instead).
   bool cardless_sprites = true;
   // Albedo of each object, by pack object index (wrapping); empty: the built-in palette
   // (object_color()).
