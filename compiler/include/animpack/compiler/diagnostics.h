@@ -261,6 +261,13 @@ std::string format_diagnostic(const Diagnostic& diagnostic, DiagnosticFormat for
 // with the sink's sources for the GCC format.
 std::string format_diagnostics(const DiagnosticSink& sink, DiagnosticFormat format);
 
+// `text` with every character that is not printable written as \xNN, one for each byte:
+// ASCII control characters (NUL included) except those in `keep`, DEL, the C1 controls
+// U+0080..U+009F and bytes that are not UTF-8. The gcc and github formats print file
+// names and messages through it, so a name with a NUL or an escape sequence cannot cut
+// or garble the output.
+std::string printable(std::string_view text, std::string_view keep = {});
+
 // `text` as the body of a JSON string (without the quotes): " \ and control characters
 // escaped, bytes that are not UTF-8 replaced by U+FFFD.
 std::string json_escape(std::string_view text);
