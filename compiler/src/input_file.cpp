@@ -72,8 +72,8 @@ InputFile read_input_file(const std::filesystem::path& path, uint64_t max_bytes,
     return out;
   }
   if (n > max_bytes) {
-    out.error = shown + " has " + std::to_string(n) + " bytes; the limit is " +
-                std::to_string(max_bytes);
+    out.error =
+        shown + " has " + std::to_string(n) + " bytes; the limit is " + std::to_string(max_bytes);
     return out;
   }
   try {

@@ -246,6 +246,12 @@ int cook_or_check_inner(int argc, char** argv, bool cook, Options& o) {
   sink.sort();
   print_diagnostics(sink, o.format);
   const size_t errors = sink.error_count(), warnings = sink.warning_count();
+  for (const Diagnostic& d : sink.diagnostics()) {
+    if (d.code == "E0003") {  // the cooker failed, not the inputs
+      std::fprintf(stderr, "animpack: internal error; nothing written\n");
+      return kExitUsage;
+    }
+  }
   if (errors > 0 || (o.deny_warnings && warnings > 0)) {
     std::fprintf(stderr, "animpack: %s: %zu error(s), %zu warning(s)%s; %s\n",
                  scene.string().c_str(), errors, warnings, errors == 0 ? " (--deny-warnings)" : "",

@@ -148,8 +148,8 @@ TEST_F(CookCli, AnAtlasFolderOfASceneOutsideTheCurrentFolderIsADiagnosticNotAnAb
 
 TEST_F(CookCli, ASceneThatIsAFifoIsRefusedWithoutBlocking) {
   ASSERT_EQ(::mkfifo((dir_ / "scene.toml").c_str(), 0600), 0);
-  const CliRun r = run("cook " + (dir_ / "scene.toml").string() + " -o " +
-                       (dir_ / "out.anpk").string());
+  const CliRun r =
+      run("cook " + (dir_ / "scene.toml").string() + " -o " + (dir_ / "out.anpk").string());
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find("FIFO"), std::string::npos) << r.output;
 }
@@ -177,9 +177,9 @@ TEST_F(CookCli, TheSameSceneCooksToTheSameBytesHoweverItsPathIsSpelled) {
   ASSERT_EQ(run("cook " + scene_.string() + " -o " + a.string()).status, 0);
   // From other current folders, with relative paths.
   using animpack::fixture::run_cli;
-  ASSERT_EQ(run_cli("cd " + dir_.string() + " && " ANIMPACK_EXE, "cook data/good.toml -o b.anpk")
-                .status,
-            0);
+  ASSERT_EQ(
+      run_cli("cd " + dir_.string() + " && " ANIMPACK_EXE, "cook data/good.toml -o b.anpk").status,
+      0);
   ASSERT_EQ(run_cli("cd " + (dir_ / "data/models").string() + " && " ANIMPACK_EXE,
                     "cook ../good.toml -o ../../c.anpk")
                 .status,

@@ -4,8 +4,9 @@
 // so nothing blocks on a FIFO or reads /dev/zero forever) of at most `max_bytes` bytes
 // (checked on the open file before it is read). Never throws.
 //
-//   animpack::InputFile in = animpack::read_input_file("art/hero.png", animpack::kMaxAtlasFileBytes);
-//   if (!in.error.empty()) report("atlas " + in.error);  // "art/hero.png is a folder, not a file"
+//   animpack::InputFile in =
+//       animpack::read_input_file("art/hero.png", animpack::kMaxAtlasFileBytes);
+//   if (!in.ok()) report(in.error);  // "art/hero.png is a folder, not a file"
 #pragma once
 
 #include <cstdint>
