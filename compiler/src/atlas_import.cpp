@@ -3,8 +3,8 @@
 #include <stb/stb_image.h>
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
+
+#include "animpack/compiler/input_file.h"
 
 namespace animpack {
 
@@ -44,15 +44,13 @@ PngImage decode_png(std::span<const uint8_t> bytes) {
 }
 
 PngImage read_png(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
+  InputFile in = read_input_file(file, kMaxAtlasFileBytes);
+  if (!in.ok()) {
     PngImage img;
-    img.error = "cannot open " + file.string();
+    img.error = std::move(in.error);
     return img;
   }
-  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                                   std::istreambuf_iterator<char>());
-  return decode_png(bytes);
+  return decode_png(in.bytes);
 }
 
 }  // namespace animpack

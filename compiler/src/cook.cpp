@@ -85,7 +85,7 @@ class Cooker {
       note(mesh, shown, errors, "does not load");
       return;
     }
-    ImportedModel model = import_gltf(doc, mesh.name, mesh.file);
+    ImportedModel model = import_gltf(doc, mesh.name, pack_source_name(scene_.folder, mesh.file));
     for (const ImportIssue& issue : model.issues) {
       add_in_file(shown, issue.error, issue.pointer, issue.message, issue.code, errors);
     }
@@ -196,11 +196,14 @@ class Cooker {
   }
 
   bool cook_sprite(const SceneAnimation& a, CookedAnimation& out) {
+    // No atlas path: the scene reader refused it (E0107, E0108, E0109) and there is no file
+    // to read (the scene's folder itself must not be read as one).
+    if (a.atlas.empty()) return false;
     const fs::path path = scene_.folder / a.atlas;
     out_.inputs.push_back(path);
     PngImage png = read_png(path);
     if (!png.error.empty()) {
-      at("E0205", a.atlas_pos, "atlas " + a.atlas + ": " + png.error);
+      at("E0205", a.atlas_pos, "atlas " + quote(a.atlas) + ": " + png.error);
       return false;
     }
     const Size image{png.width, png.height};
@@ -298,7 +301,7 @@ class Cooker {
     }
     out.sprite_sheet = static_cast<int>(out_.pack.sheets.size());
     CookedSheet cooked;
-    cooked.source_file = a.atlas;
+    cooked.source_file = pack_source_name(scene_.folder, a.atlas);
     cooked.sheet = std::move(*sheet);
     cooked.rgba = std::move(png.rgba);
     out_.pack.sheets.push_back(std::move(cooked));
@@ -312,29 +315,88 @@ class Cooker {
   std::map<std::string, LoadedMesh, std::less<>> meshes_;
 };
 
-std::string escape_make(const std::string& path) {
-  std::string out;
-  for (char c : path) {
-    if (c == ' ' || c == '#') out += '\\';
-    if (c == '$') out += '$';
-    out += c;
+// Make's and Ninja's depfile escaping of one path: '\' before a space, tab, '#' and ':'
+// (and doubled backslashes before those), "$$" for '$'. False for a path that no depfile
+// can hold (a newline or carriage return).
+bool escape_make(const std::string& path, std::string* out) {
+  for (size_t i = 0; i < path.size(); ++i) {
+    const char c = path[i];
+    if (c == '\n' || c == '\r') return false;
+    if (c == '\\') {
+      // Backslashes are literal unless they precede a character that is escaped: then
+      // each one is doubled so that the escape that follows stays one.
+      size_t j = i;
+      while (j < path.size() && path[j] == '\\') ++j;
+      const bool before_escaped =
+          j == path.size() || path[j] == ' ' || path[j] == '\t' || path[j] == '#' || path[j] == ':';
+      out->append((j - i) * (before_escaped ? 2 : 1), '\\');
+      i = j - 1;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '#' || c == ':') *out += '\\';
+    if (c == '$') *out += '$';
+    *out += c;
   }
-  return out;
+  return true;
 }
 
 }  // namespace
 
 CookOutput cook_scene(const fs::path& scene_file, DiagnosticSink& sink) {
-  return Cooker(scene_file, sink).run();
+  // Nothing escapes: an unexpected failure anywhere is one E0003 at the scene file (and
+  // an error, so no pack is written from what was cooked so far).
+  const char* what = nullptr;
+  std::string detail;
+  try {
+    return Cooker(scene_file, sink).run();
+  } catch (const std::bad_alloc&) {
+    what = "out of memory";
+  } catch (const std::exception& e) {
+    what = "internal error: ";
+    detail = e.what();
+  } catch (...) {
+    what = "internal error";
+  }
+  CookOutput out;
+  out.inputs.push_back(scene_file);
+  sink.report("E0003", scene_file.string(), 0, 0, std::string(what) + detail);
+  return out;
 }
 
-std::string make_depfile(const fs::path& output, const std::vector<fs::path>& inputs) {
-  std::string text = escape_make(output.string()) + ":";
+std::string pack_source_name(const fs::path& scene_folder, const std::string& file) {
+  const fs::path p = fs::path(file).lexically_normal();
+  if (!p.is_absolute()) return p.generic_string();
+  // An absolute path: relative to the scene's folder when it lies inside it, else only
+  // the file's name, so that the pack does not depend on where it was cooked.
+  std::error_code ec;
+  const fs::path base = fs::absolute(scene_folder.empty() ? fs::path(".") : scene_folder, ec);
+  if (!ec) {
+    fs::path folder = base.lexically_normal();
+    if (!folder.has_filename()) folder = folder.parent_path();  // "/work/scene/" -> "/work/scene"
+    const fs::path rel = p.lexically_relative(folder);
+    if (!rel.empty() && *rel.begin() != "..") return rel.generic_string();
+  }
+  return p.filename().generic_string();
+}
+
+std::optional<std::string> make_depfile(const fs::path& output, const std::vector<fs::path>& inputs,
+                                        std::string* error) {
+  std::string text;
+  if (!escape_make(output.string(), &text)) {
+    if (error)
+      *error = "the output path " + output.string() + " has a line break; a depfile cannot name it";
+    return std::nullopt;
+  }
+  text += ":";
   std::set<std::string> seen;
   for (const fs::path& p : inputs) {
     const std::string s = p.lexically_normal().string();
     if (!seen.insert(s).second) continue;
-    text += " \\\n  " + escape_make(s);
+    text += " \\\n  ";
+    if (!escape_make(s, &text)) {
+      if (error) *error = "the input path " + s + " has a line break; a depfile cannot name it";
+      return std::nullopt;
+    }
   }
   return text + "\n";
 }

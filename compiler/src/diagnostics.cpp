@@ -27,23 +27,86 @@ std::optional<std::string_view> source_line(std::string_view text, int line) {
   return out;
 }
 
-// Spaces (tabs where the line has tabs) up to code point `col` of the line, then a caret.
-std::string caret_line(std::string_view line, int col) {
-  std::string out;
-  int points = 0;  // code points passed so far
-  for (size_t i = 0; i < line.size() && points < col - 1; ++i) {
-    const auto byte = static_cast<unsigned char>(line[i]);
-    if ((byte & 0xC0) == 0x80) continue;  // a UTF-8 continuation byte: same code point
-    out += byte == '\t' ? '\t' : ' ';
-    ++points;
+size_t utf8_sequence_length(std::string_view text, size_t i);
+
+// One byte as \xNN.
+void append_hex(std::string& out, unsigned char byte) {
+  static const char kHex[] = "0123456789abcdef";
+  out += "\\x";
+  out += kHex[byte >> 4];
+  out += kHex[byte & 15];
+}
+
+// The units of `text` one at a time (a valid UTF-8 sequence, or one byte), each as it is
+// printed: unchanged when printable, else \xNN for each byte (control characters, NUL,
+// DEL, C1 controls, bytes that are not UTF-8). `keep` names ASCII controls left as they
+// are. Calls unit(printed, printed_width_in_code_points) for each.
+template <typename Unit>
+void for_each_printed(std::string_view text, std::string_view keep, Unit&& unit) {
+  std::string printed;
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    printed.clear();
+    size_t len = 1;
+    if (c < 0x80) {
+      if ((c < 0x20 || c == 0x7F) && keep.find(static_cast<char>(c)) == std::string_view::npos) {
+        append_hex(printed, c);
+      } else {
+        printed += static_cast<char>(c);
+      }
+    } else {
+      len = utf8_sequence_length(text, i);
+      // U+0080..U+009F (C1 controls) are C2 80..C2 9F.
+      const bool c1 = len == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0;
+      if (len == 0 || c1) {
+        len = len == 0 ? 1 : len;
+        for (size_t k = 0; k < len; ++k)
+          append_hex(printed, static_cast<unsigned char>(text[i + k]));
+      } else {
+        printed.append(text.substr(i, len));
+      }
+    }
+    unit(printed, printed.size() > len ? static_cast<int>(printed.size()) : 1);
+    i += len;
   }
-  for (; points < col - 1; ++points) out += ' ';  // a column past the line's end
-  out += '^';
+}
+
+}  // namespace
+
+std::string printable(std::string_view text, std::string_view keep) {
+  std::string out;
+  out.reserve(text.size());
+  for_each_printed(text, keep, [&](const std::string& unit, int) { out += unit; });
   return out;
 }
 
-// GitHub workflow command escaping (actions/toolkit, command.ts escapeData/escapeProperty).
-std::string github_escape(std::string_view text, bool property) {
+namespace {
+
+// The source line as printed (printable(), tabs kept), and below it spaces (tabs where
+// the line has tabs) up to code point `col` of the line, then a caret.
+std::pair<std::string, std::string> printed_line_and_caret(std::string_view line, int col) {
+  std::string text, caret;
+  int points = 0;  // code points of the line passed so far
+  for_each_printed(line, "\t", [&](const std::string& unit, int width) {
+    text += unit;
+    if (points < col - 1) {
+      if (unit == "\t") {
+        caret += '\t';
+      } else {
+        caret.append(static_cast<size_t>(width), ' ');
+      }
+      ++points;
+    }
+  });
+  for (; points < col - 1; ++points) caret += ' ';  // a column past the line's end
+  caret += '^';
+  return {text, caret};
+}
+
+// GitHub workflow command escaping (actions/toolkit, command.ts escapeData/escapeProperty),
+// after printable() (which keeps CR and LF for the %0D and %0A of the toolkit).
+std::string github_escape(std::string_view raw, bool property) {
+  const std::string text = printable(raw, "\r\n");
   std::string out;
   for (char c : text) {
     switch (c) {
@@ -231,25 +294,26 @@ std::string format_diagnostic(const Diagnostic& d, DiagnosticFormat format,
   std::string out;
   switch (format) {
     case DiagnosticFormat::kGcc: {
-      out += d.file;
+      out += printable(d.file);
       if (d.line > 0) {
         out += ':' + std::to_string(d.line);
         if (d.col > 0) out += ':' + std::to_string(d.col);
       }
       out += ": ";
       out += severity_name(d.severity);
-      out += ": " + d.message + " [" + d.code + "]\n";
+      out += ": " + printable(d.message) + " [" + printable(d.code) + "]\n";
       if (source == nullptr || d.line <= 0) break;
       const std::optional<std::string_view> line = source_line(*source, d.line);
       if (!line) break;
       char number[32];
       std::snprintf(number, sizeof number, " %4d | ", d.line);
+      const auto [text, caret] = printed_line_and_caret(*line, d.col);
       out += number;
-      out += *line;
+      out += text;
       out += '\n';
       if (d.col > 0) {
         out += std::string(std::string_view(number).size() - 2, ' ') + "| ";
-        out += caret_line(*line, d.col);
+        out += caret;
         out += '\n';
       }
       break;
@@ -326,6 +390,14 @@ std::string diagnostic_codes_markdown() {
       "- `json`: one JSON object a line with the keys `file`, `line`, `column`, `severity`, "
       "`code` and\n"
       "  `message`.\n"
+      "\n"
+      "In `gcc` and `github`, a character of a file name or message that is not printable (an "
+      "ASCII\n"
+      "control character such as NUL or ESC, DEL, a C1 control, a byte that is not UTF-8) is "
+      "written as\n"
+      "`\\xNN`, one for each byte, so that no name can cut or garble the output; `json` escapes "
+      "them as\n"
+      "JSON does (`\\u0000`) and replaces bytes that are not UTF-8 with U+FFFD.\n"
       "\n"
       "| code | severity | title | rule and place |\n"
       "| --- | --- | --- | --- |\n";

@@ -21,7 +21,6 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
-#include <fstream>
 #include <limits>
 #include <new>
 #include <nlohmann/json.hpp>
@@ -29,6 +28,8 @@
 #include <string>
 #include <system_error>
 #include <utility>
+
+#include "animpack/compiler/input_file.h"
 
 namespace animpack {
 namespace {
@@ -600,25 +601,21 @@ bool has_scheme(std::string_view uri) {
 
 enum class ReadStatus { kOk, kCannotOpen, kTooShort, kTooLarge };
 
-// Reads the first `want` bytes of a file (all of it when want is nullopt); out_size gets
-// the file's size.
+// Reads the first `want` bytes of a file (all of it when want is nullopt) through the
+// cooker's one input reader (regular files of bounded size only); out_size gets the file's
+// size, *why the reason when it cannot be opened or read.
 ReadStatus read_file(const std::filesystem::path& path, std::optional<uint64_t> want,
-                     std::vector<uint8_t>* out, uint64_t* out_size) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return ReadStatus::kCannotOpen;
-  const uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec) return ReadStatus::kCannotOpen;
-  *out_size = size;
-  const uint64_t n = want.value_or(size);
-  if (n > size) return ReadStatus::kTooShort;
-  if (n > kGltfMaxDecodedBytes) return ReadStatus::kTooLarge;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return ReadStatus::kCannotOpen;
-  out->resize(static_cast<size_t>(n));
-  if (n > 0 && !in.read(reinterpret_cast<char*>(out->data()), static_cast<std::streamsize>(n))) {
-    return ReadStatus::kCannotOpen;
+                     std::vector<uint8_t>* out, uint64_t* out_size, std::string* why) {
+  InputFile in = read_input_file(path, kGltfMaxDecodedBytes, want);
+  *out_size = in.size;
+  if (in.ok()) {
+    *out = std::move(in.bytes);
+    return ReadStatus::kOk;
   }
-  return ReadStatus::kOk;
+  if (in.too_short) return ReadStatus::kTooShort;
+  if (in.size > 0 && want.value_or(in.size) > kGltfMaxDecodedBytes) return ReadStatus::kTooLarge;
+  *why = std::move(in.error);
+  return ReadStatus::kCannotOpen;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -933,10 +930,10 @@ bool read_buffer_file(Reader& r, const std::string& relative, uint64_t length,
                       const std::string& at, std::vector<uint8_t>* out) {
   const std::filesystem::path file = (r.base_dir / relative).lexically_normal();
   uint64_t file_size = 0;
-  const ReadStatus status = read_file(file, length, out, &file_size);
+  std::string why;
+  const ReadStatus status = read_file(file, length, out, &file_size, &why);
   if (status == ReadStatus::kCannotOpen) {
-    r.issues.error(ptr(at, "uri"), "IO_ERROR",
-                   "Resource not found or unreadable (" + file.string() + ").");
+    r.issues.error(ptr(at, "uri"), "IO_ERROR", "Resource not found or unreadable (" + why + ").");
     return false;
   }
   r.doc.files.push_back(file);  // a depfile must name it even when it is too short
@@ -2587,7 +2584,8 @@ GltfDocument read_gltf(const std::filesystem::path& file) {
     Issues issues(&doc.issues);
     std::vector<uint8_t> bytes;
     uint64_t size = 0;
-    const ReadStatus status = read_file(file, std::nullopt, &bytes, &size);
+    std::string why;
+    const ReadStatus status = read_file(file, std::nullopt, &bytes, &size, &why);
     if (status == ReadStatus::kTooLarge) {
       issues.error("", "RESOURCE_LIMIT",
                    "The file has " + std::to_string(size) + " bytes; the limit is " +
@@ -2595,7 +2593,7 @@ GltfDocument read_gltf(const std::filesystem::path& file) {
       return;
     }
     if (status != ReadStatus::kOk) {
-      issues.error("", "IO_ERROR", "Cannot open or read " + file.string() + ".");
+      issues.error("", "IO_ERROR", "Cannot open or read the file: " + why + ".");
       return;
     }
     doc.files.push_back(file);

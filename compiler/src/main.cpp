@@ -1,8 +1,14 @@
 // animpack: the command line. `animpack --help` lists the subcommands.
 // Exit status: 0 clean, 1 the inputs have errors, 2 usage or I/O failure.
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
+#include <new>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,7 +59,8 @@ const char* const kCookUsage =
     "[object.animation] against them, and writes one pack. Diagnostics are reported as\n"
     "file:line:col (gcc, on stderr), GitHub workflow commands (github, on stdout) or one\n"
     "JSON object per line (json, on stdout). Nothing is written when there are errors (or\n"
-    "warnings with --deny-warnings); a previous pack is only ever replaced whole.\n"
+    "warnings with --deny-warnings); a previous pack is only ever replaced whole. An output\n"
+    "that is an input, the other output or not a regular file is refused (exit 2).\n"
     "\n"
     "  -o, --output FILE   the pack to write\n"
     "  --depfile FILE      also write a Make/Ninja depfile naming every input read\n"
@@ -129,11 +136,93 @@ bool parse(int argc, char** argv, bool takes_output, Options& o) {
 
 void print_diagnostics(const DiagnosticSink& sink, DiagnosticFormat format) {
   const std::string text = format_diagnostics(sink, format);
-  std::fputs(text.c_str(), format == DiagnosticFormat::kGcc ? stderr : stdout);
+  std::fwrite(text.data(), 1, text.size(), format == DiagnosticFormat::kGcc ? stderr : stdout);
 }
 
-int cook_or_check(int argc, char** argv, bool cook) {
-  Options o;
+// What a path names on disk, for telling whether two paths are one file: the device and
+// inode when it exists, else its absolute normalised path.
+struct FileIdentity {
+  bool exists = false;
+  bool regular = false;
+  const char* kind = "";  // what it is when it exists and is not a regular file
+  dev_t dev = 0;
+  ino_t ino = 0;
+  fs::path normal;
+};
+
+FileIdentity identity_of(const fs::path& p) {
+  FileIdentity id;
+  std::error_code ec;
+  id.normal = fs::weakly_canonical(fs::absolute(p, ec), ec);
+  if (ec) id.normal = fs::absolute(p, ec).lexically_normal();
+  struct stat st {};
+  if (::stat(p.c_str(), &st) == 0) {
+    id.exists = true;
+    id.regular = S_ISREG(st.st_mode);
+    id.kind = S_ISDIR(st.st_mode)    ? "a folder"
+              : S_ISFIFO(st.st_mode) ? "a FIFO"
+              : S_ISCHR(st.st_mode)  ? "a character device"
+              : S_ISBLK(st.st_mode)  ? "a block device"
+              : S_ISSOCK(st.st_mode) ? "a socket"
+                                     : "not a regular file";
+    id.dev = st.st_dev;
+    id.ino = st.st_ino;
+  }
+  return id;
+}
+
+bool same_file(const FileIdentity& a, const FileIdentity& b) {
+  if (a.exists && b.exists) return a.dev == b.dev && a.ino == b.ino;
+  return a.normal == b.normal;
+}
+
+// Why `out` (the pack, or the depfile) must not be written, or "": it is an existing
+// folder, FIFO or device, or the same file as an input or as `other` (the other output).
+std::string output_problem(const fs::path& out, const char* role,
+                           const std::vector<fs::path>& inputs, const fs::path* other,
+                           const char* other_role) {
+  const FileIdentity id = identity_of(out);
+  if (id.exists && !id.regular) {
+    return "refusing to write the " + std::string(role) + " " + out.string() + ": it is " +
+           id.kind + ", not a regular file";
+  }
+  for (const fs::path& in : inputs) {
+    if (same_file(id, identity_of(in))) {
+      return "refusing to write the " + std::string(role) + " " + out.string() +
+             ": it is the input " + in.string() + ", which would be overwritten";
+    }
+  }
+  if (other && same_file(id, identity_of(*other))) {
+    return "refusing to write the " + std::string(role) + " " + out.string() + ": it is also the " +
+           other_role;
+  }
+  return {};
+}
+
+// Writes the pack and the depfile (when asked for) so that a failure leaves both previous
+// files as they were: both go to temporary files first; then the depfile is renamed, then
+// the pack (a new depfile beside an old pack only makes the build system cook again).
+std::string write_outputs(const Options& o, std::span<const uint8_t> pack, const std::string& dep) {
+  PendingFile pack_file, dep_file;
+  if (std::string err = pack_file.write(o.output, pack); !err.empty()) return err;
+  if (!o.depfile.empty()) {
+    const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(dep.data()), dep.size());
+    if (std::string err = dep_file.write(o.depfile, bytes); !err.empty()) return err;
+    if (std::string err = dep_file.commit(); !err.empty()) return err;
+  }
+  return pack_file.commit();
+}
+
+// An unexpected failure of cook or check as one E0003 diagnostic in the chosen format.
+int internal_error(const std::string& file, const std::string& what, DiagnosticFormat format) {
+  DiagnosticSink sink;
+  sink.report("E0003", file, 0, 0, what);
+  print_diagnostics(sink, format);
+  std::fprintf(stderr, "animpack: internal error; nothing written\n");
+  return kExitUsage;
+}
+
+int cook_or_check_inner(int argc, char** argv, bool cook, Options& o) {
   if (!parse(argc, argv, cook, o)) {
     std::fputs(cook ? kCookUsage : kCheckUsage, stderr);
     return kExitUsage;
@@ -147,9 +236,9 @@ int cook_or_check(int argc, char** argv, bool cook) {
     return kExitUsage;
   }
   const fs::path scene = o.positional[0];
-  std::error_code ec;
-  if (!fs::is_regular_file(scene, ec)) {
-    std::fprintf(stderr, "animpack: cannot read %s: no such file\n", scene.string().c_str());
+  if (const FileIdentity id = identity_of(scene); !id.exists || !id.regular) {
+    std::fprintf(stderr, "animpack: cannot read %s: %s\n", scene.string().c_str(),
+                 !id.exists ? "no such file" : (std::string("it is ") + id.kind).c_str());
     return kExitUsage;
   }
   DiagnosticSink sink;
@@ -157,6 +246,12 @@ int cook_or_check(int argc, char** argv, bool cook) {
   sink.sort();
   print_diagnostics(sink, o.format);
   const size_t errors = sink.error_count(), warnings = sink.warning_count();
+  for (const Diagnostic& d : sink.diagnostics()) {
+    if (d.code == "E0003") {  // the cooker failed, not the inputs
+      std::fprintf(stderr, "animpack: internal error; nothing written\n");
+      return kExitUsage;
+    }
+  }
   if (errors > 0 || (o.deny_warnings && warnings > 0)) {
     std::fprintf(stderr, "animpack: %s: %zu error(s), %zu warning(s)%s; %s\n",
                  scene.string().c_str(), errors, warnings, errors == 0 ? " (--deny-warnings)" : "",
@@ -173,19 +268,25 @@ int cook_or_check(int argc, char** argv, bool cook) {
                  out.pack.sheets.size(), out.pack.objects.size(), warnings);
     return kExitOk;
   }
-  const std::vector<uint8_t> bytes = write_pack(out.pack, {o.compress});
-  if (std::string err = write_file_atomically(o.output, bytes); !err.empty()) {
-    std::fprintf(stderr, "animpack: %s\n", err.c_str());
+  // Nothing is written over an input, over a folder or device, or twice.
+  const fs::path output = o.output, depfile = o.depfile;
+  std::string problem = output_problem(output, "pack", out.inputs, nullptr, "");
+  if (problem.empty() && !o.depfile.empty()) {
+    problem = output_problem(depfile, "depfile", out.inputs, &output, "pack (-o)");
+  }
+  std::string dep;
+  if (problem.empty() && !o.depfile.empty()) {
+    std::optional<std::string> text = make_depfile(output, out.inputs, &problem);
+    if (text) dep = std::move(*text);
+  }
+  if (!problem.empty()) {
+    std::fprintf(stderr, "animpack: %s; nothing written\n", problem.c_str());
     return kExitUsage;
   }
-  if (!o.depfile.empty()) {
-    const std::string dep = make_depfile(o.output, out.inputs);
-    if (std::string err = write_file_atomically(
-            o.depfile, {reinterpret_cast<const uint8_t*>(dep.data()), dep.size()});
-        !err.empty()) {
-      std::fprintf(stderr, "animpack: %s\n", err.c_str());
-      return kExitUsage;
-    }
+  const std::vector<uint8_t> bytes = write_pack(out.pack, {o.compress});
+  if (std::string err = write_outputs(o, bytes, dep); !err.empty()) {
+    std::fprintf(stderr, "animpack: %s\n", err.c_str());
+    return kExitUsage;
   }
   std::fprintf(stderr,
                "animpack: cooked %s -> %s (%zu bytes): %zu meshes, %zu rigs, %zu clips, %zu "
@@ -194,6 +295,22 @@ int cook_or_check(int argc, char** argv, bool cook) {
                out.pack.rigs.size(), clips, out.pack.sheets.size(), out.pack.objects.size(),
                warnings);
   return kExitOk;
+}
+
+int cook_or_check(int argc, char** argv, bool cook) {
+  Options o;
+  try {
+    return cook_or_check_inner(argc, argv, cook, o);
+  } catch (const std::bad_alloc&) {
+    return internal_error(o.positional.empty() ? "animpack" : o.positional[0], "out of memory",
+                          o.format);
+  } catch (const std::exception& e) {
+    return internal_error(o.positional.empty() ? "animpack" : o.positional[0],
+                          std::string("internal error: ") + e.what(), o.format);
+  } catch (...) {
+    return internal_error(o.positional.empty() ? "animpack" : o.positional[0], "internal error",
+                          o.format);
+  }
 }
 
 const char* playback_text(Playback p) { return playback_name(p); }
@@ -294,8 +411,10 @@ int inspect(int argc, char** argv) {
 }  // namespace
 }  // namespace animpack
 
-int main(int argc, char** argv) {
-  using namespace animpack;
+namespace animpack {
+namespace {
+
+int dispatch(int argc, char** argv) {
   if (argc < 2) {
     std::fputs(kUsage, stderr);
     return kExitUsage;
@@ -316,5 +435,25 @@ int main(int argc, char** argv) {
   if (command == "pose") return pose_main(argc - 2, argv + 2);
   if (command == "preview") return preview_command(argc - 2, argv + 2);
   std::fprintf(stderr, "animpack: unknown command '%s'\n\n%s", argv[1], kUsage);
+  return kExitUsage;
+}
+
+}  // namespace
+}  // namespace animpack
+
+// Nothing escapes main: an unexpected failure is a message and exit status 2, never a
+// stack trace or std::terminate. A signal that ends a cook removes its temporary files.
+int main(int argc, char** argv) {
+  using namespace animpack;
+  install_temp_file_cleanup();
+  try {
+    return dispatch(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fputs("animpack: out of memory\n", stderr);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "animpack: internal error: %s\n", e.what());
+  } catch (...) {
+    std::fputs("animpack: internal error\n", stderr);
+  }
   return kExitUsage;
 }

@@ -2,10 +2,12 @@
 
 #include <fcntl.h>
 #include <lz4hc.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 
@@ -205,37 +207,151 @@ std::vector<uint8_t> write_pack(const CookedPack& pack, const PackWriteOptions& 
   return {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()};
 }
 
-std::string write_file_atomically(const std::filesystem::path& path,
-                                  std::span<const uint8_t> bytes) {
+namespace {
+
+// The temporary files not yet renamed or removed, for the signal handler: fixed buffers
+// (no allocation, no locks), a slot in use when its flag is set. Slots change only with
+// the cleanup signals blocked, so the handler never sees half a path.
+constexpr int kTempSlots = 4;
+constexpr size_t kTempPathMax = 4096;
+char g_temp_path[kTempSlots][kTempPathMax];
+volatile std::sig_atomic_t g_temp_used[kTempSlots];
+constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+// Blocks the cleanup signals for its lifetime.
+class SignalsBlocked {
+ public:
+  SignalsBlocked() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : kCleanupSignals) sigaddset(&set, sig);
+    pthread_sigmask(SIG_BLOCK, &set, &old_);
+  }
+  ~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  SignalsBlocked(const SignalsBlocked&) = delete;
+  SignalsBlocked& operator=(const SignalsBlocked&) = delete;
+
+ private:
+  sigset_t old_;
+};
+
+extern "C" void remove_temp_files_and_reraise(int sig) {
+  remove_pending_temp_files();
+  std::signal(sig, SIG_DFL);  // async-signal-safe (POSIX): then die of the same signal
+  std::raise(sig);
+}
+
+std::string failure(const std::filesystem::path& path, const char* what, int err) {
+  return std::string(what) + " " + path.string() + ": " + std::strerror(err);
+}
+
+}  // namespace
+
+void remove_pending_temp_files() {
+  for (int i = 0; i < kTempSlots; ++i) {
+    if (g_temp_used[i]) ::unlink(g_temp_path[i]);  // async-signal-safe
+  }
+}
+
+void install_temp_file_cleanup() {
+  for (int sig : kCleanupSignals) {
+    struct sigaction action {};
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;  // nohup
+    action.sa_handler = remove_temp_files_and_reraise;
+    sigemptyset(&action.sa_mask);
+    for (int other : kCleanupSignals) sigaddset(&action.sa_mask, other);
+    action.sa_flags = SA_RESETHAND;
+    ::sigaction(sig, &action, nullptr);
+  }
+}
+
+PendingFile::~PendingFile() { discard(); }
+
+std::string PendingFile::write(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
+  discard();
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
   std::string tmp = (dir / ("." + path.filename().string() + ".tmpXXXXXX")).string();
-  const int fd = mkstemp(tmp.data());
-  if (fd < 0)
-    return "cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno);
+  if (tmp.size() >= kTempPathMax) {
+    return "cannot write " + path.string() + ": the path is longer than " +
+           std::to_string(kTempPathMax - 1) + " bytes";
+  }
+  int fd = -1;
+  {
+    SignalsBlocked blocked;
+    for (int i = 0; i < kTempSlots; ++i) {
+      if (!g_temp_used[i]) {
+        slot_ = i;
+        break;
+      }
+    }
+    if (slot_ < 0) return "cannot write " + path.string() + ": too many files pending at once";
+    fd = mkstemp(tmp.data());
+    if (fd < 0) {
+      const int err = errno;
+      slot_ = -1;
+      return "cannot create a temporary file in " + dir.string() + ": " + std::strerror(err);
+    }
+    std::memcpy(g_temp_path[slot_], tmp.c_str(), tmp.size() + 1);
+    g_temp_used[slot_] = 1;
+  }
+  path_ = path;
+  tmp_ = tmp;
   size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      const std::string reason = std::strerror(errno);
+      const int err = n < 0 ? errno : EIO;
       ::close(fd);
-      ::unlink(tmp.c_str());
-      return "cannot write " + path.string() + ": " + reason;
+      discard();
+      return failure(path, "cannot write", err);
     }
     done += static_cast<size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const std::string reason = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return "cannot write " + path.string() + ": " + reason;
+  if (::fsync(fd) != 0) {
+    const int err = errno;
+    ::close(fd);
+    discard();
+    return failure(path, "cannot write", err);
   }
-  ::chmod(tmp.c_str(), 0644);
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return "cannot write " + path.string() + ": " + reason;
+  if (::close(fd) != 0) {
+    const int err = errno;
+    discard();
+    return failure(path, "cannot write", err);
   }
+  ::chmod(tmp_.c_str(), 0644);
   return {};
+}
+
+std::string PendingFile::commit() {
+  if (slot_ < 0) return "cannot write " + path_.string() + ": nothing was written";
+  SignalsBlocked blocked;
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp_.c_str());
+    g_temp_used[slot_] = 0;
+    slot_ = -1;
+    return failure(path_, "cannot write", err);
+  }
+  g_temp_used[slot_] = 0;
+  slot_ = -1;
+  return {};
+}
+
+void PendingFile::discard() {
+  if (slot_ < 0) return;
+  SignalsBlocked blocked;
+  ::unlink(tmp_.c_str());
+  g_temp_used[slot_] = 0;
+  slot_ = -1;
+}
+
+std::string write_file_atomically(const std::filesystem::path& path,
+                                  std::span<const uint8_t> bytes) {
+  PendingFile file;
+  if (std::string err = file.write(path, bytes); !err.empty()) return err;
+  return file.commit();
 }
 
 }  // namespace animpack

@@ -11,13 +11,14 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
 #include <iterator>
 #include <map>
 #include <span>
 #include <sstream>
 #include <tuple>
 #include <utility>
+
+#include "animpack/compiler/input_file.h"
 
 namespace animpack {
 namespace {
@@ -997,26 +998,17 @@ Scene parse_scene(std::string_view text, const std::filesystem::path& file_name,
 }
 
 Scene read_scene(const std::filesystem::path& file, DiagnosticSink& sink) {
-  std::error_code ec;
-  const bool folder = std::filesystem::is_directory(file, ec);
-  std::ifstream in(file, std::ios::binary);
-  if (folder || !in) {
+  InputFile in = read_input_file(file, kMaxSceneFileBytes);
+  if (!in.ok()) {
     Scene scene;
     scene.file = file;
     scene.folder = file.parent_path();
-    sink.report("E0002", file.string(), 0, 0,
-                folder ? "the scene file is a folder" : "cannot open the scene file");
+    sink.report("E0002", file.string(), 0, 0, "cannot read the scene file: " + in.error);
     return scene;
   }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) {
-    Scene scene;
-    scene.file = file;
-    scene.folder = file.parent_path();
-    sink.report("E0002", file.string(), 0, 0, "cannot read the scene file");
-    return scene;
-  }
-  return parse_scene(text, file, sink);
+  return parse_scene(
+      std::string_view(reinterpret_cast<const char*>(in.bytes.data()), in.bytes.size()), file,
+      sink);
 }
 
 const SceneMesh* find_mesh(const Scene& scene, std::string_view name) {

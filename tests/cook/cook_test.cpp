@@ -147,7 +147,7 @@ TEST(Cook, AGoodSceneOverCorpusModelsCooksClean) {
 TEST(Cook, TheDepfileNamesEveryInputRead) {
   DiagnosticSink sink;
   const CookOutput out = cook_scene(data("good.toml"), sink);
-  const std::string dep = make_depfile("out dir/good.anpk", out.inputs);
+  const std::string dep = make_depfile("out dir/good.anpk", out.inputs).value();
   EXPECT_EQ(dep.rfind("out\\ dir/good.anpk:", 0), 0u) << dep;
   for (const char* input : {"good.toml", "models/SimpleSkin.gltf", "models/BoxAnimated.gltf",
                             "models/triangle.gltf", "art/gabe-idle-run.png"}) {
@@ -160,7 +160,7 @@ TEST(Cook, TheDepfileNamesEveryInputRead) {
 TEST(Cook, TheDepfileNamesExternalBufferFiles) {
   DiagnosticSink sink;
   const CookOutput out = cook_scene(data("invalid_gltf.toml"), sink);
-  const std::string dep = make_depfile("x.anpk", out.inputs);
+  const std::string dep = make_depfile("x.anpk", out.inputs).value();
   EXPECT_NE(dep.find("invalid_input_values.bin"), std::string::npos) << dep;
 }
 

@@ -183,6 +183,46 @@ TEST(DiagnosticFormat, AWholeSceneRunPrintsEveryProblemInSourceOrder) {
             "::error file=scenes/demo.toml,line=6,col=1,title=E0114::`speed` must be 0 or more\n");
 }
 
+TEST(DiagnosticFormat, GccAndGithubEscapeNulControlsDelAndInvalidUtf8) {
+  using namespace std::string_literals;
+  const Diagnostic d{"E0201",
+                     Severity::kError,
+                     "a\0b\x1b[2J.toml"s,
+                     1,
+                     0,
+                     "mesh 'x\0y\x7f\xff\xC2\x85é\tz' ends here"s};
+  EXPECT_EQ(format_diagnostic(d, DiagnosticFormat::kGcc),
+            "a\\x00b\\x1b[2J.toml:1: error: mesh 'x\\x00y\\x7f\\xff\\xc2\\x85é\\x09z' ends here "
+            "[E0201]\n");
+  EXPECT_EQ(format_diagnostic(d, DiagnosticFormat::kGithub),
+            "::error file=a\\x00b\\x1b[2J.toml,line=1,title=E0201::mesh "
+            "'x\\x00y\\x7f\\xff\\xc2\\x85é\\x09z' ends here\n");
+  const Diagnostic lines{"E0201", Severity::kError, "s.toml", 0, 0, "one\r\ntwo"};
+  EXPECT_EQ(format_diagnostic(lines, DiagnosticFormat::kGithub),
+            "::error file=s.toml,title=E0201::one%0D%0Atwo\n")
+      << "GitHub's own escapes for line breaks";
+  EXPECT_EQ(format_diagnostic(d, DiagnosticFormat::kJson),
+            "{\"file\":\"a\\u0000b\\u001b[2J.toml\",\"line\":1,\"column\":0,\"severity\":"
+            "\"error\",\"code\":\"E0201\",\"message\":\"mesh 'x\\u0000y\\u007f\xEF\xBF\xBD"
+            "\xC2\x85é\\tz' ends here\"}\n");
+}
+
+TEST(DiagnosticFormat, GccEscapesTheSourceLineAndKeepsTheCaretUnderTheColumn) {
+  using namespace std::string_literals;
+  const std::string source = "k = \"\0\x01\" x\n"s;
+  const Diagnostic d{"E0101", Severity::kError, "s.toml", 1, 10, "unknown key"};  // at x
+  EXPECT_EQ(format_diagnostic(d, DiagnosticFormat::kGcc, &source),
+            "s.toml:1:10: error: unknown key [E0101]\n"
+            "    1 | k = \"\\x00\\x01\" x\n"
+            "      |                ^\n");
+}
+
+TEST(Printable, LeavesPrintableTextAndKeptControlsAlone) {
+  EXPECT_EQ(printable("plain ascii, é, \xF0\x9F\x98\x80"), "plain ascii, é, \xF0\x9F\x98\x80");
+  EXPECT_EQ(printable("a\tb\nc", "\t"), "a\tb\\x0ac");
+  EXPECT_EQ(printable("\xC0\x80"), "\\xc0\\x80") << "an overlong form";
+}
+
 // docs/diagnostics.md is diagnostic_codes_markdown(), byte for byte. Regenerate with
 //   ANIMPACK_WRITE_DOCS=1 ./build/dev/tests/scene/scene_tests --gtest_filter='DiagnosticsDoc.*'
 TEST(DiagnosticsDoc, MatchesTheCodeTable) {

@@ -24,9 +24,10 @@ struct PngImage {
   std::string error;          // empty on success; else why the file is not a usable PNG
 };
 
-// Reads and decodes a PNG file (any bit depth or colour type, converted to RGBA8).
-// error says "cannot open", "not a PNG (signature ...)", "truncated or corrupt PNG: <stb
-// reason>" or "larger than kMaxAtlasSide".
+// Reads and decodes a PNG file (any bit depth or colour type, converted to RGBA8) through
+// read_input_file (a regular file of at most kMaxAtlasFileBytes). error says why the file
+// cannot be read ("PATH is a folder, not a file", ...), "not a PNG (signature ...)", "truncated or
+// corrupt PNG: <stb reason>" or "larger than kMaxAtlasSide".
 PngImage read_png(const std::filesystem::path& file);
 // The same from memory.
 PngImage decode_png(std::span<const uint8_t> bytes);

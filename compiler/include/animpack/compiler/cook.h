@@ -11,6 +11,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,11 +29,22 @@ struct CookOutput {
 
 // Reads the scene and every asset it names and runs every check; problems go to `sink`
 // (scene problems at their key; glTF problems in the glTF file at their JSON pointer,
-// with a note at the scene key that named the file). Never throws.
+// with a note at the scene key that named the file). Never throws: an unexpected failure
+// is one E0003 error at the scene file.
 CookOutput cook_scene(const std::filesystem::path& scene_file, DiagnosticSink& sink);
 
-// A Make/Ninja depfile: "OUTPUT: INPUT INPUT ...\n" with spaces, '#', '$' and ':' escaped.
-std::string make_depfile(const std::filesystem::path& output,
-                         const std::vector<std::filesystem::path>& inputs);
+// A Make/Ninja depfile: "OUTPUT: INPUT INPUT ...\n", each path escaped for both: a
+// backslash before a space, tab, '#' and ':', "$$" for '$', backslashes doubled before an
+// escaped character (docs/cli.md). std::nullopt, with the reason in *error, when a path has
+// a newline or carriage return: no depfile syntax can hold one.
+std::optional<std::string> make_depfile(const std::filesystem::path& output,
+                                        const std::vector<std::filesystem::path>& inputs,
+                                        std::string* error = nullptr);
+
+// The name a pack records for an asset file the scene names (a mesh's `file`, an atlas):
+// the path normalised, with '/' separators; an absolute path becomes relative to the
+// scene's folder when it lies inside it, else just its file name. A pack never holds an
+// absolute path, so the same scene cooks to the same bytes wherever it lies.
+std::string pack_source_name(const std::filesystem::path& scene_folder, const std::string& file);
 
 }  // namespace animpack

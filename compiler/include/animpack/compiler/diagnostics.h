@@ -66,7 +66,12 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "The file is not valid TOML 1.0 (toml++ 3.3). Reported at the parser's line and column; "
      "the parser stops at the first syntax error, so nothing else in the file is checked."},
     {"E0002", Severity::kError, "cannot read file",
-     "The scene file could not be opened or read. Reported at line 0 (the whole file)."},
+     "The scene file could not be opened or read: it is missing, not a regular file (a "
+     "folder, FIFO or device) or larger than the limit (docs/scene-format.md, Limits). "
+     "Reported at line 0 (the whole file)."},
+    {"E0003", Severity::kError, "internal error",
+     "The cooker failed in a way it does not expect (out of memory, or a bug: please report "
+     "it). Nothing is written. Reported at the scene file, line 0."},
     // Scene structure (the scene reader).
     {"E0101", Severity::kError, "unknown key",
      "A key the table does not take (docs/scene-format.md lists every key). Reported at the "
@@ -166,8 +171,9 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "`blend` and `rects` need at least one entry. Reported at the key."},
     // Checks against the assets (the cooker), and two the scene reader can already make.
     {"E0201", Severity::kError, "glTF does not load",
-     "The mesh's glTF or GLB file is missing or is not a usable glTF 2.0 file. Reported at "
-     "the mesh's `file`."},
+     "The mesh's glTF or GLB file (or a buffer file it names) is missing, is not a regular "
+     "file (a folder, FIFO or device), is larger than the limit, or is not a usable glTF 2.0 "
+     "file. Reported at the mesh's `file`."},
     {"E0202", Severity::kError, "no such clip in mesh",
      "A skeletal `clip` or a blend entry's `clip` is not an animation of the object's mesh. "
      "Reported at `clip`."},
@@ -178,7 +184,8 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "A skeletal event's `time` is later than its clip's duration; it would never fire and "
      "is dropped. Reported at `time`."},
     {"E0205", Severity::kError, "atlas missing or not PNG",
-     "A sprite `atlas` cannot be read or does not decode as a PNG. Reported at `atlas`."},
+     "A sprite `atlas` is missing, is not a regular file (a folder, FIFO or device), is "
+     "larger than the limit, or does not decode as a PNG. Reported at `atlas`."},
     {"E0206", Severity::kError, "frame outside atlas image",
      "A `grid` does not fit the atlas image (with its spacing and margin), or a rect of "
      "`rects` lies outside it. Reported at `grid` or at the rect."},
@@ -260,6 +267,13 @@ std::string format_diagnostic(const Diagnostic& diagnostic, DiagnosticFormat for
 // Every diagnostic of the sink in its current order (sort() first for source order),
 // with the sink's sources for the GCC format.
 std::string format_diagnostics(const DiagnosticSink& sink, DiagnosticFormat format);
+
+// `text` with every character that is not printable written as \xNN, one for each byte:
+// ASCII control characters (NUL included) except those in `keep`, DEL, the C1 controls
+// U+0080..U+009F and bytes that are not UTF-8. The gcc and github formats print file
+// names and messages through it, so a name with a NUL or an escape sequence cannot cut
+// or garble the output.
+std::string printable(std::string_view text, std::string_view keep = {});
 
 // `text` as the body of a JSON string (without the quotes): " \ and control characters
 // escaped, bytes that are not UTF-8 replaced by U+FFFD.

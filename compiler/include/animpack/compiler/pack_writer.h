@@ -26,9 +26,40 @@ struct PackWriteOptions {
 // are consistent (the cooker's checks ran); Pack::open verifies the result anyway.
 std::vector<uint8_t> write_pack(const CookedPack& pack, const PackWriteOptions& options = {});
 
-// Writes bytes to `path` through a temporary file in the same folder, renamed over it at
-// the end: a failure never leaves a partial file or touches a previous one. Returns ""
-// on success, else a message naming the path and the reason.
+// A file written in two steps: write() puts the bytes in a hidden temporary file next to
+// `path` (".NAME.tmpXXXXXX"), commit() renames it over `path`. Until then `path` is
+// untouched; the temporary file is removed by discard(), by the destructor, and (after
+// install_temp_file_cleanup()) when SIGINT, SIGTERM, SIGHUP or SIGQUIT ends the process.
+// Several pending files let a caller write all its outputs before it replaces any.
+// Functions return "" on success, else a message naming the path and the reason.
+class PendingFile {
+ public:
+  PendingFile() = default;
+  ~PendingFile();
+  PendingFile(const PendingFile&) = delete;
+  PendingFile& operator=(const PendingFile&) = delete;
+
+  std::string write(const std::filesystem::path& path, std::span<const uint8_t> bytes);
+  std::string commit();
+  void discard();
+  // The temporary file while one is pending, else "".
+  const std::string& temp_path() const { return slot_ >= 0 ? tmp_ : empty_; }
+
+ private:
+  std::filesystem::path path_;
+  std::string tmp_;
+  std::string empty_;
+  int slot_ = -1;  // the signal handler's record of tmp_; -1 when nothing is pending
+};
+
+// Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT (not for one that is ignored)
+// that remove every pending temporary file, then die of the same signal. For programs.
+void install_temp_file_cleanup();
+// What those handlers do first: removes every pending temporary file (async-signal-safe).
+void remove_pending_temp_files();
+
+// Writes bytes to `path` through a PendingFile: a failure never leaves a partial file or
+// touches a previous one.
 std::string write_file_atomically(const std::filesystem::path& path,
                                   std::span<const uint8_t> bytes);
 
