@@ -210,6 +210,8 @@ TEST(SourceGuard, RuntimeIsBuiltWithoutContractionOrFastMath) {
   const std::string cmake = read(fs::path(ANIMPACK_SOURCE_DIR) / "runtime" / "CMakeLists.txt");
   EXPECT_NE(cmake.find("-ffp-contract=off"), std::string::npos);
   EXPECT_NE(cmake.find("-fno-fast-math"), std::string::npos);
+  EXPECT_NE(cmake.find("-Wfloat-conversion"), std::string::npos)
+      << "implicit float-to-integer conversions must warn";
   EXPECT_EQ(cmake.find("-ffast-math"), std::string::npos);
   EXPECT_EQ(cmake.find("-Ofast"), std::string::npos);
   EXPECT_EQ(cmake.find("-funsafe-math"), std::string::npos);
