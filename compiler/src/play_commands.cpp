@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -28,7 +29,7 @@ const char* const kPlayUsage =
     "\n"
     "  --ticks N       how many ticks to step (1 or more)\n"
     "  --rate R        ticks per second (default 60)\n"
-    "  --script FILE   one `TICK OBJECT COMMAND ARGS` per line:\n"
+    "  --script FILE   a regular file, one `TICK OBJECT COMMAND ARGS` per line:\n"
     "                    TICK OBJECT play CLIP [OPTION...]\n"
     "                    TICK OBJECT fade CLIP SECONDS [OPTION...]\n"
     "                    TICK OBJECT blend CLIP WEIGHT\n"
@@ -55,6 +56,7 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitErrors = 1;
 constexpr int kExitUsage = 2;
+constexpr uintmax_t kMaxScriptBytes = 64u << 20;  // a play script of at most 64 MiB
 
 struct Fnv {
   uint64_t h = 0xcbf29ce484222325ull;
@@ -91,6 +93,54 @@ struct Fnv {
 }
 
 std::string sv(std::string_view s) { return std::string(s); }
+
+// The length of the valid UTF-8 sequence at s[i] (a character from U+0080, no overlong
+// forms, no surrogates), or 0.
+size_t utf8_length(std::string_view s, size_t i) {
+  const auto at = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = at(i);
+  size_t n = 0;
+  unsigned char lo = 0x80, hi = 0xbf;  // the second byte's range
+  if (c >= 0xc2 && c <= 0xdf) {
+    n = 2;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    n = 3;
+    if (c == 0xe0) lo = 0xa0;
+    if (c == 0xed) hi = 0x9f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    n = 4;
+    if (c == 0xf0) lo = 0x90;
+    if (c == 0xf4) hi = 0x8f;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size() || at(i + 1) < lo || at(i + 1) > hi) return 0;
+  for (size_t k = 2; k < n; ++k) {
+    if (at(i + k) < 0x80 || at(i + k) > 0xbf) return 0;
+  }
+  return n;
+}
+
+// A string from the pack (names are untrusted) made printable: control characters, DEL
+// and bytes that are not valid UTF-8 become \xNN; the rest is kept (so printable() of
+// its own result changes nothing: messages that quote escaped names stay as they are).
+std::string printable(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out.push_back(s[i++]);
+    } else if (const size_t n = c >= 0x80 ? utf8_length(s, i) : 0; n > 0) {
+      out.append(s.substr(i, n));
+      i += n;
+    } else {
+      appendf(&out, "\\x%02x", c);
+      ++i;
+    }
+  }
+  return out;
+}
 
 bool parse_int(std::string_view text, int64_t lo, int64_t hi, int64_t* out) {
   const std::string s(text);
@@ -174,22 +224,29 @@ class ScriptGame : public Game {
 
 // ------------------------------------------------------------------------- JSON
 
+// A JSON string: quote and backslash escaped, control characters and DEL as \u00NN, and
+// each byte that is not part of valid UTF-8 as \u00NN (so the output is valid UTF-8).
 void json_string(std::string* out, std::string_view s) {
   out->push_back('"');
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
     if (c == '"' || c == '\\') {
       out->push_back('\\');
-      out->push_back(ch);
-    } else if (c < 0x20) {
-      appendf(out, "\\u%04x", c);
+      out->push_back(s[i++]);
+    } else if (c >= 0x20 && c < 0x7f) {
+      out->push_back(s[i++]);
+    } else if (const size_t n = c >= 0x80 ? utf8_length(s, i) : 0; n > 0) {
+      out->append(s.substr(i, n));
+      i += n;
     } else {
-      out->push_back(ch);
+      appendf(out, "\\u%04x", c);
+      ++i;
     }
   }
   out->push_back('"');
 }
 
+// Callers check std::isfinite first (pose_finite): JSON has no nan or inf.
 void json_float(std::string* out, float v) { appendf(out, "%.9g", static_cast<double>(v)); }
 
 void json_floats(std::string* out, const float* v, int n) {
@@ -301,7 +358,7 @@ Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
     Result<ObjectId> id = player.find(c.object);
     if (!id) {
       return Error::make(ErrorCode::kInvalidArgument, "script line %u: no object '%s'", c.line,
-                         c.object.c_str());
+                         printable(c.object).c_str());
     }
     ids.push_back(*id);
   }
@@ -329,27 +386,26 @@ Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
     errors += tick_errors;
     if (evs.empty() && tick_errors == 0 && game.ran() == 0) continue;
     appendf(out, "tick %" PRId64 "\n", t);
+    // Names come from the pack (and the script): printed through printable().
     for (const AnimationEvent& e : evs) {
-      const std::string_view name = player.name(e.object);
-      appendf(out, "  %.*s: %.*s (%sclip %.*s)\n", static_cast<int>(name.size()), name.data(),
-              static_cast<int>(e.event.size()), e.event.data(), e.sprite ? "sprite " : "",
-              static_cast<int>(e.clip_name.size()), e.clip_name.data());
+      appendf(out, "  %s: %s (%sclip %s)\n", printable(player.name(e.object)).c_str(),
+              printable(e.event).c_str(), e.sprite ? "sprite " : "",
+              printable(e.clip_name).c_str());
     }
     for (const AnimationError& e : player.animation_errors()) {
       if (e.tick != t) continue;
-      appendf(out, "  refused: %s: %s\n", error_code_name(e.error.code()), e.error.message());
+      appendf(out, "  refused: %s: %s\n", error_code_name(e.error.code()),
+              printable(e.error.message()).c_str());
     }
     for (uint32_t o = 0; o < player.object_count(); ++o) {
       const ObjectId id{o};
-      const std::string_view name = player.name(id);
+      const std::string name = printable(player.name(id));
       if (player.animator(id) != nullptr) {
         Fnv h;
         for (const Mat4& m : player.palette(id)) h.bytes(m.m, sizeof m.m);
-        appendf(out, "  %.*s pose %016" PRIx64 "\n", static_cast<int>(name.size()), name.data(),
-                h.h);
+        appendf(out, "  %s pose %016" PRIx64 "\n", name.c_str(), h.h);
       } else if (player.sprite(id) != nullptr) {
-        appendf(out, "  %.*s frame %u\n", static_cast<int>(name.size()), name.data(),
-                player.sprite_frame(id));
+        appendf(out, "  %s frame %u\n", name.c_str(), player.sprite_frame(id));
       }
     }
   }
@@ -389,11 +445,15 @@ Result<Pose> compute_pose(const Pack& pack, std::string_view object, int64_t tic
   Result<ObjectId> found = player.find(object);
   if (!found) return found.error();
   const ObjectId id = *found;
-  for (int64_t t = 0; t <= tick; ++t) player.step();
+  // Nothing scripted happens, so the object's animator (what its [object.animation]
+  // started at tick 0) poses tick T directly: the same bits as stepping ticks 0..T
+  // (sampling does not depend on the previous tick; events and other objects do not
+  // touch the pose), in constant time for any T.
+  Animator* animator = player.animator(id);
+  if (animator != nullptr) animator->evaluate(tick);
 
   const ObjectInfo& info = pack.objects()[id.value];
   const int rig_index = info.mesh >= 0 ? pack.meshes()[static_cast<size_t>(info.mesh)].rig : -1;
-  const Animator* animator = player.animator(id);
   Pose pose;
   pose.object = info.name;
   pose.tick = tick;
@@ -443,6 +503,41 @@ Result<Pose> compute_pose(const Pack& pack, std::string_view object, int64_t tic
   return pose;
 }
 
+bool finite(const float* v, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (!std::isfinite(v[i])) return false;
+  }
+  return true;
+}
+
+// kInvalidArgument naming the first joint or part whose numbers are not all finite
+// (a crafted pack can overflow a transform): JSON has no nan or inf.
+Result<void> pose_finite(const Pose& pose) {
+  const std::string object = printable(pose.object);
+  for (const PoseJoint& j : pose.joints) {
+    const float q[4] = {j.local.rotation.x, j.local.rotation.y, j.local.rotation.z,
+                        j.local.rotation.w};
+    if (!finite(&j.local.translation.x, 3) || !finite(q, 4) || !finite(&j.local.scale.x, 3) ||
+        !finite(j.global.m, 16) || !finite(j.palette.m, 16)) {
+      return Error::make(ErrorCode::kInvalidArgument,
+                         "object '%s' joint '%s' at tick %" PRId64
+                         ": its pose is not finite (the pack's transforms overflow)",
+                         object.c_str(), printable(j.name).c_str(), pose.tick);
+    }
+  }
+  for (const PosePart& part : pose.parts) {
+    for (size_t v = 0; v < part.positions.size(); ++v) {
+      if (part.positions[v] && !finite(&part.positions[v]->x, 3)) {
+        return Error::make(ErrorCode::kInvalidArgument,
+                           "object '%s' part of node %d vertex %zu at tick %" PRId64
+                           ": its position is not finite (the pack's transforms overflow)",
+                           object.c_str(), part.node, v, pose.tick);
+      }
+    }
+  }
+  return ok();
+}
+
 std::string format_json(const Pose& pose) {
   std::string out;
   out += "{\"object\": ";
@@ -488,18 +583,17 @@ std::string format_json(const Pose& pose) {
 std::string format_text(const Pose& pose) {
   std::string out;
   const auto f = [](float v) { return static_cast<double>(v); };
-  appendf(&out, "object %.*s at tick %" PRId64 " (%d Hz): %zu joints, %zu parts\n",
-          static_cast<int>(pose.object.size()), pose.object.data(), pose.tick, pose.rate,
-          pose.joints.size(), pose.parts.size());
+  appendf(&out, "object %s at tick %" PRId64 " (%d Hz): %zu joints, %zu parts\n",
+          printable(pose.object).c_str(), pose.tick, pose.rate, pose.joints.size(),
+          pose.parts.size());
   for (size_t j = 0; j < pose.joints.size(); ++j) {
     const PoseJoint& joint = pose.joints[j];
     const Trs& l = joint.local;
-    appendf(
-        &out,
-        "  joint %zu %.*s (node %d): t %.9g %.9g %.9g  r %.9g %.9g %.9g %.9g  s %.9g %.9g %.9g\n",
-        j, static_cast<int>(joint.name.size()), joint.name.data(), joint.node, f(l.translation.x),
-        f(l.translation.y), f(l.translation.z), f(l.rotation.x), f(l.rotation.y), f(l.rotation.z),
-        f(l.rotation.w), f(l.scale.x), f(l.scale.y), f(l.scale.z));
+    appendf(&out,
+            "  joint %zu %s (node %d): t %.9g %.9g %.9g  r %.9g %.9g %.9g %.9g  s %.9g %.9g %.9g\n",
+            j, printable(joint.name).c_str(), joint.node, f(l.translation.x), f(l.translation.y),
+            f(l.translation.z), f(l.rotation.x), f(l.rotation.y), f(l.rotation.z), f(l.rotation.w),
+            f(l.scale.x), f(l.scale.y), f(l.scale.z));
   }
   for (const PosePart& part : pose.parts) {
     Vec3 lo{1e30f, 1e30f, 1e30f}, hi{-1e30f, -1e30f, -1e30f};
@@ -523,6 +617,7 @@ Result<std::string> pose_json(const Pack& pack, std::string_view object, int64_t
                               int32_t rate) {
   Result<Pose> pose = compute_pose(pack, object, tick, rate);
   if (!pose) return pose.error();
+  if (Result<void> r = pose_finite(*pose); !r) return r.error();
   return format_json(*pose);
 }
 
@@ -617,16 +712,32 @@ int play_main(int argc, char** argv) {
   }
   std::vector<ScriptCommand> commands;
   if (!o.script.empty()) {
-    std::ifstream in(o.script, std::ios::binary);
-    if (!in) {
-      std::fprintf(stderr, "animpack: cannot read %s\n", o.script.c_str());
+    // Only a regular file (a directory, FIFO or device would fail or block the read),
+    // and of a bounded size.
+    std::error_code ec;
+    const std::filesystem::file_status st = std::filesystem::status(o.script, ec);
+    const bool regular = !ec && std::filesystem::is_regular_file(st);
+    const uintmax_t size = regular ? std::filesystem::file_size(o.script, ec) : 0;
+    if (ec || !regular) {
+      std::fprintf(stderr, "animpack: cannot read %s: %s\n", printable(o.script).c_str(),
+                   ec ? ec.message().c_str() : "not a regular file");
       return kExitUsage;
     }
+    if (size > kMaxScriptBytes) {
+      std::fprintf(stderr, "animpack: %s: the script is %ju bytes, more than %ju\n",
+                   printable(o.script).c_str(), size, uintmax_t{kMaxScriptBytes});
+      return kExitErrors;
+    }
+    std::ifstream in(o.script, std::ios::binary);
     std::stringstream text;
-    text << in.rdbuf();
+    if (in) text << in.rdbuf();
+    if (!in || in.bad() || text.str().size() != size) {
+      std::fprintf(stderr, "animpack: cannot read %s\n", printable(o.script).c_str());
+      return kExitUsage;
+    }
     ScriptParse parsed = parse_script(text.str(), o.script);
     if (!parsed.error.empty()) {
-      std::fprintf(stderr, "animpack: %s\n", parsed.error.c_str());
+      std::fprintf(stderr, "animpack: %s\n", printable(parsed.error).c_str());
       return kExitErrors;
     }
     commands = std::move(parsed.commands);
@@ -663,8 +774,11 @@ int pose_main(int argc, char** argv) {
   std::optional<Pack> pack;
   if (const int status = open_pack(o.positional[0], &pack); status != kExitOk) return status;
   Result<Pose> pose = compute_pose(*pack, o.object, o.tick, static_cast<int32_t>(o.rate));
+  if (pose && o.json) {
+    if (Result<void> r = pose_finite(*pose); !r) pose = r.error();
+  }
   if (!pose) {
-    std::fprintf(stderr, "animpack: %s\n", pose.error().message());
+    std::fprintf(stderr, "animpack: %s\n", printable(pose.error().message()).c_str());
     return kExitErrors;
   }
   std::fputs((o.json ? format_json(*pose) : format_text(*pose)).c_str(), stdout);

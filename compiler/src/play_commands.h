@@ -85,8 +85,11 @@ Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
 // floats column-major; `positions` are each part's vertices in the glTF scene's space
 // (CPU-skinned, placed by their node's joint, or static) in the source accessor's order,
 // as [x, y, z] (null for an accessor vertex no part vertex comes from). Floats print with
-// %.9g, which round-trips. Errors: kInvalidArgument (no such object, negative tick), the
-// player's and the pack's (kBadPack when a part's streams fail their checks).
+// %.9g, which round-trips; strings are JSON-escaped (control characters, DEL and bytes
+// that are not UTF-8 as \u00NN). The object is posed at `tick` directly (constant time).
+// Errors: kInvalidArgument (no such object, negative tick, a pose that is not finite:
+// the message names the object and joint), the player's and the pack's (kBadPack when a
+// part's streams fail their checks).
 Result<std::string> pose_json(const Pack& pack, std::string_view object, int64_t tick,
                               int32_t rate);
 

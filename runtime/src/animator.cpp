@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 
+#include "animpack/limits.h"
 #include "kernels.h"
 
 namespace animpack {
@@ -13,8 +14,16 @@ using kernel::v4;
 
 constexpr int kSlots = kMaxMixes * kMaxLayers;
 
-bool valid_speed(float s) { return std::isfinite(s) && s >= 0.0f; }
-bool valid_start(double s) { return std::isfinite(s) && s >= 0.0; }
+bool valid_speed(float s) { return s >= 0.0f && s <= kMaxSpeed; }  // false for NaN
+bool valid_start(double s) { return s >= 0.0 && s <= kMaxStartSeconds; }
+
+// The largest pass index a series counts to (no int64 overflow in k + 1).
+constexpr int64_t kMaxPass = int64_t{1} << 62;
+
+// tick - base (tick >= base) as a double; the subtraction cannot overflow.
+double ticks_since(int64_t tick, int64_t base) {
+  return static_cast<double>(static_cast<uint64_t>(tick) - static_cast<uint64_t>(base));
+}
 
 // Mixes b over a by w: lerp for translation and scale, nlerp (shorter way) for rotation.
 // w >= 1 gives b exactly and w <= 0 gives a exactly.
@@ -100,35 +109,51 @@ void blend_trs(Trs& a, const Trs& b, float w) {
   kernel::store3(a.scale, kernel::lerp4(load3(a.scale), load3(b.scale), w));
 }
 
-// Positions base + k * period (k >= 0, k <= k_max) of one mark, in increasing order.
+// Positions base + k * period (k_min <= k <= k_max) of one mark, in increasing order.
 struct Series {
   double base = 0.0;
   double period = 0.0;  // 0: a single position
-  int64_t k = 0;
+  int64_t k_min = 0;
   int64_t k_max = 0;
+  int64_t k = 0;
   bool active = false;
+  bool lost = false;  // stopped because double no longer tells two passes apart
 
   // Starts at the first position p with p > a (p >= a when inclusive).
   void start(double a, bool inclusive) {
     active = true;
-    k = 0;
-    if (period > 0.0 && a > base) {
-      k = static_cast<int64_t>(std::floor((a - base) / period));
-      if (k > 0) --k;  // guard against rounding in the division
-      if (k > k_max) k = k_max;
+    k = k_min;
+    if (period > 0.0 && a > value()) {
+      // One pass below the quotient, against rounding in the division; range-checked
+      // (a huge position over a short period exceeds int64).
+      const double q = std::floor((a - base) / period) - 1.0;
+      k = clamp_to_int64(q, k_min, k_max);
     }
-    while (active && (value() < a || (!inclusive && value() == a))) advance();
+    // At most a few passes remain after the division; more means the positions no
+    // longer move with k at this magnitude.
+    for (int i = 0; i < 8 && active && before(a, inclusive); ++i) advance();
+    if (before(a, inclusive)) {
+      lost = lost || active || k_max == kMaxPass;  // passes after a that k cannot reach
+      active = false;
+    }
+  }
+  bool before(double a, bool inclusive) const {
+    return value() < a || (!inclusive && value() == a);
   }
   double value() const { return base + static_cast<double>(k) * period; }
   void advance() {
     if (period <= 0.0 || k >= k_max) {
       active = false;
-    } else {
-      ++k;
+      return;
+    }
+    const double was = value();
+    ++k;
+    if (!(value() > was)) {
+      active = false;
+      lost = true;
     }
   }
 };
-
 }  // namespace
 
 Result<Animator> Animator::create(const Rig* rig, int32_t tick_rate,
@@ -162,11 +187,12 @@ Result<void> Animator::check_clip(uint16_t clip, const PlayOptions& options) con
                        unsigned{clip}, rig_->clip_count());
   }
   if (!valid_speed(options.speed)) {
-    return Error::make(ErrorCode::kBadSpeed, "speed %g is negative or not finite",
-                       static_cast<double>(options.speed));
+    return Error::make(ErrorCode::kBadSpeed, "speed %g is not in [0, %g]",
+                       static_cast<double>(options.speed), static_cast<double>(kMaxSpeed));
   }
   if (!valid_start(options.start)) {
-    return Error::make(ErrorCode::kBadStart, "start %g is negative or not finite", options.start);
+    return Error::make(ErrorCode::kBadStart, "start %g s is not in [0, %g]", options.start,
+                       kMaxStartSeconds);
   }
   return ok();
 }
@@ -233,11 +259,12 @@ Result<LayerId> Animator::play(std::string_view clip, int64_t tick, const PlayOp
 Result<LayerId> Animator::crossfade(uint16_t clip, double seconds, int64_t tick,
                                     const PlayOptions& options) {
   if (Result<void> r = check_clip(clip, options); !r) return r.error();
-  if (!std::isfinite(seconds) || seconds < 0.0) {
-    return Error::make(ErrorCode::kInvalidArgument, "fade of %g seconds", seconds);
+  if (!(seconds >= 0.0 && seconds <= kMaxFadeSeconds)) {
+    return Error::make(ErrorCode::kInvalidArgument, "fade of %g seconds is not in [0, %g]", seconds,
+                       kMaxFadeSeconds);
   }
   const double ticks = std::round(seconds * static_cast<double>(tick_rate_));
-  const int32_t fade_ticks = ticks > 1e9 ? 1000000000 : static_cast<int32_t>(ticks);
+  const auto fade_ticks = static_cast<int32_t>(clamp_to_int64(ticks, 0, 1000000000));
   if (mix_count_ == kMaxMixes) {
     release_mix(0);
     for (int m = 1; m < mix_count_; ++m) mixes_[m - 1] = mixes_[m];
@@ -333,13 +360,22 @@ const Animator::Layer* Animator::find_layer(LayerId id) const {
 }
 
 double Animator::unwrapped(const Layer& layer, int64_t tick) const {
-  const int64_t ticks = tick > layer.base_tick ? tick - layer.base_tick : 0;
-  return layer.offset + static_cast<double>(ticks) * static_cast<double>(layer.speed) /
-                            static_cast<double>(tick_rate_);
+  const double ticks = tick > layer.base_tick ? ticks_since(tick, layer.base_tick) : 0.0;
+  return layer.offset + ticks * static_cast<double>(layer.speed) / static_cast<double>(tick_rate_);
+}
+
+double Animator::clip_seconds(float t) const {
+  // The tick time n / rate nearest to t, when it rounds to t's f32: then a mark at an
+  // exact decimal time on a tick (0.4 s at 60 Hz) is reached on that tick, although its
+  // f32 (0.4000000059604645) lies just after it.
+  const double rate = static_cast<double>(tick_rate_);
+  const double n = std::round(static_cast<double>(t) * rate);
+  const double on_tick = n / rate;
+  return static_cast<float>(on_tick) == t ? on_tick : static_cast<double>(t);
 }
 
 double Animator::mapped(const Layer& layer, double u) const {
-  const double d = rig_->clips()[layer.clip].duration();
+  const double d = clip_seconds(rig_->clips()[layer.clip].duration());
   if (!(d > 0.0)) return 0.0;
   switch (layer.playback) {
     case Playback::kOnce:
@@ -362,8 +398,8 @@ Result<void> Animator::set_speed(LayerId id, float speed, int64_t tick) {
   Layer* l = find_layer(id);
   if (!l) return Error::make(ErrorCode::kNoSuchLayer, "layer %u is not playing", id.value);
   if (!valid_speed(speed)) {
-    return Error::make(ErrorCode::kBadSpeed, "speed %g is negative or not finite",
-                       static_cast<double>(speed));
+    return Error::make(ErrorCode::kBadSpeed, "speed %g is not in [0, %g]",
+                       static_cast<double>(speed), static_cast<double>(kMaxSpeed));
   }
   l->offset = unwrapped(*l, tick);
   l->base_tick = tick;
@@ -375,7 +411,8 @@ Result<void> Animator::set_start(LayerId id, double seconds, int64_t tick) {
   Layer* l = find_layer(id);
   if (!l) return Error::make(ErrorCode::kNoSuchLayer, "layer %u is not playing", id.value);
   if (!valid_start(seconds)) {
-    return Error::make(ErrorCode::kBadStart, "start %g is negative or not finite", seconds);
+    return Error::make(ErrorCode::kBadStart, "start %g s is not in [0, %g]", seconds,
+                       kMaxStartSeconds);
   }
   l->offset = seconds;
   l->base_tick = tick;
@@ -433,7 +470,8 @@ float Animator::mix_weight(int mix, int64_t tick) const {
   if (mix < 0 || mix >= mix_count_) return 0.0f;
   const Mix& m = mixes_[mix];
   if (m.fade_ticks <= 0) return 1.0f;
-  const double w = static_cast<double>(tick - m.fade_start) / static_cast<double>(m.fade_ticks);
+  if (tick <= m.fade_start) return 0.0f;
+  const double w = ticks_since(tick, m.fade_start) / static_cast<double>(m.fade_ticks);
   return w <= 0.0 ? 0.0f : (w >= 1.0 ? 1.0f : static_cast<float>(w));
 }
 
@@ -445,33 +483,41 @@ void Animator::collect_events(const Layer& layer, uint8_t mix, uint8_t layer_ind
   const double b = unwrapped(layer, tick);
   const bool inclusive = layer.events_inclusive;
   if (b < a || (b == a && !inclusive)) return;
-  const double d = clip.duration();
+  // A mark's position (base + k * period) and the tick's play position are both rounded
+  // in double; a mark within a few ulps after the tick's position counts as reached on
+  // that tick (the next delivery starts after the same bound, so none fires twice).
+  const auto slack = [](double x) { return (x < 0.0 ? -x : x) * 0x1p-46; };
+  const double lo = inclusive ? a - slack(a) : a + slack(a);
+  const double hi = b + slack(b);
+  const double d = clip_seconds(clip.duration());
   const Playback playback = d > 0.0 ? layer.playback : Playback::kOnce;
   const size_t first = event_count_;
 
   for (size_t e = 0; e < marks.size(); ++e) {
-    const double t = marks[e].time;
+    const double t = clip_seconds(marks[e].time);
+    const bool at_end = marks[e].time == clip.duration();
     // Up to two series of positions per mark: forward passes, and the backward passes
     // of ping-pong. A turning point (t == 0 or t == d) belongs to one series only.
     Series s[2];
     int count = 0;
     switch (playback) {
       case Playback::kOnce:
-        s[count++] = Series{t, 0.0, 0, 0, false};
+        s[count++] = Series{t, 0.0, 0, 0};
         break;
       case Playback::kLoop:
-        s[count++] = Series{t, d, 0, INT64_MAX, false};
+        // A mark at the end is at k * d, k >= 1: the bits of the next pass's mark at 0.
+        s[count++] = at_end ? Series{0.0, d, 1, kMaxPass} : Series{t, d, 0, kMaxPass};
         break;
       case Playback::kPingPong:
-        s[count++] = Series{t, 2.0 * d, 0, t == 0.0 ? 0 : INT64_MAX, false};
-        if (t < d) s[count++] = Series{2.0 * d - t, 2.0 * d, 0, INT64_MAX, false};
+        s[count++] = Series{t, 2.0 * d, 0, t == 0.0 ? 0 : kMaxPass};
+        if (!at_end) s[count++] = Series{2.0 * d - t, 2.0 * d, 0, kMaxPass};
         break;
     }
-    for (int i = 0; i < count; ++i) s[i].start(a, inclusive);
+    for (int i = 0; i < count; ++i) s[i].start(lo, inclusive);
     for (int fired = 0; fired < kMaxRepeats; ++fired) {
       int next = -1;
       for (int i = 0; i < count; ++i) {
-        if (s[i].active && s[i].value() <= b && (next < 0 || s[i].value() < s[next].value())) {
+        if (s[i].active && s[i].value() <= hi && (next < 0 || s[i].value() < s[next].value())) {
           next = i;
         }
       }
@@ -485,11 +531,20 @@ void Animator::collect_events(const Layer& layer, uint8_t mix, uint8_t layer_ind
       }
       s[next].advance();
     }
+    for (int i = 0; i < count; ++i) dropped_events_ += s[i].lost ? 1u : 0u;
   }
+  // In play order: by position; at a loop seam the old pass's end mark before the new
+  // pass's mark at 0 (they share the position); then by mark.
+  const bool loop = playback == Playback::kLoop;
+  const float end = clip.duration();
   std::sort(events_.begin() + static_cast<std::ptrdiff_t>(first),
             events_.begin() + static_cast<std::ptrdiff_t>(event_count_),
-            [](const AnimEvent& x, const AnimEvent& y) {
-              return x.position < y.position || (x.position == y.position && x.event < y.event);
+            [&](const AnimEvent& x, const AnimEvent& y) {
+              if (x.position != y.position) return x.position < y.position;
+              const bool x_end = loop && marks[x.event].time == end;
+              const bool y_end = loop && marks[y.event].time == end;
+              if (x_end != y_end) return x_end;
+              return x.event < y.event;
             });
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "animpack/limits.h"
 #include "kernels.h"
 
 namespace animpack {
@@ -102,6 +103,11 @@ Result<void> Clip::validate(int joint_count) const {
                            "ascending",
                            clip, c, k);
       }
+      if (t > kMaxClipSeconds) {
+        return Error::make(ErrorCode::kBadClip,
+                           "clip '%s' channel %zu: key time %zu (%g s) is after %g s", clip, c, k,
+                           static_cast<double>(t), static_cast<double>(kMaxClipSeconds));
+      }
     }
     for (float v : ch.values) {
       if (!std::isfinite(v)) {
@@ -109,6 +115,11 @@ Result<void> Clip::validate(int joint_count) const {
                            clip, c);
       }
     }
+  }
+  if (duration_ > 0.0f && duration_ < kMinClipSeconds) {
+    return Error::make(ErrorCode::kBadClip, "clip '%s' lasts %g s, under %g s (or exactly 0)",
+                       name_.c_str(), static_cast<double>(duration_),
+                       static_cast<double>(kMinClipSeconds));
   }
   for (size_t e = 0; e < events_.size(); ++e) {
     const float t = events_[e].time;

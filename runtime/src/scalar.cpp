@@ -13,6 +13,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "animpack/limits.h"
+
 namespace animpack::det {
 namespace {
 
@@ -59,7 +61,7 @@ int reduce(double x, double* out_r) {
   // k is integral; fmod of an integral double by 4 is exact.
   double q = std::fmod(k, 4.0);
   if (q < 0) q += 4.0;
-  return static_cast<int>(q);
+  return static_cast<int>(clamp_to_int64(q, 0, 3));
 }
 
 // atan(c) for c = k/8, k = 0..8 (correctly rounded doubles).
@@ -98,7 +100,7 @@ double atan_nonnegative(double a) {
   const double k = std::floor(a * 8.0 + 0.5);  // 0..8
   const double c = k / 8.0;
   const double r = (a - c) / (1.0 + a * c);
-  const double t = kAtanEighths[static_cast<int>(k)] + kernel_atan(r);
+  const double t = kAtanEighths[clamp_to_int64(k, 0, 8)] + kernel_atan(r);
   return inverted ? kHalfPi - t : t;
 }
 

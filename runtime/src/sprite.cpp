@@ -10,11 +10,13 @@
 #include <limits>
 #include <utility>
 
+#include "animpack/limits.h"
+
 namespace animpack {
 namespace {
 
 constexpr int64_t kNoStep = std::numeric_limits<int64_t>::max();
-constexpr double kStepLimit = 0x1p62;  // step() clamps to +-2^62 (no int64 overflow)
+constexpr int64_t kStepLimit = int64_t{1} << 62;  // step() clamps to +-2^62 (no overflow)
 
 // How many cells of `cell` pixels fit along `image` pixels.
 uint64_t cells_along(uint64_t image, uint64_t cell, uint64_t spacing, uint64_t margin) {
@@ -98,9 +100,10 @@ Result<SpriteClip> SpriteClip::create(std::string name, std::vector<uint32_t> fr
   if (frames.empty()) {
     return Error::make(ErrorCode::kBadFrame, "sprite clip '%s' has no frames", name.c_str());
   }
-  if (!(fps > 0 && fps <= FLT_MAX)) {
-    return Error::make(ErrorCode::kInvalidArgument, "sprite clip '%s' has fps %g", name.c_str(),
-                       static_cast<double>(fps));
+  if (!(fps >= kMinSpriteFps && fps <= kMaxSpriteFps)) {
+    return Error::make(ErrorCode::kInvalidArgument, "sprite clip '%s' has fps %g, not in [%g, %g]",
+                       name.c_str(), static_cast<double>(fps), static_cast<double>(kMinSpriteFps),
+                       static_cast<double>(kMaxSpriteFps));
   }
   if (events.size() > UINT16_MAX) {
     return Error::make(ErrorCode::kInvalidArgument, "sprite clip '%s' has %zu events (max %d)",
@@ -190,11 +193,13 @@ Result<void> SpritePlayer::play(uint16_t clip, int64_t tick, const SpritePlayOpt
     return Error::make(ErrorCode::kUnknownClip, "no sprite clip %u (the sheet has %zu)", clip,
                        sheet_->clips().size());
   }
-  if (!(options.speed >= 0 && options.speed <= FLT_MAX)) {
-    return Error::make(ErrorCode::kBadSpeed, "speed %g", static_cast<double>(options.speed));
+  if (!(options.speed >= 0 && options.speed <= kMaxSpeed)) {
+    return Error::make(ErrorCode::kBadSpeed, "speed %g is not in [0, %g]",
+                       static_cast<double>(options.speed), static_cast<double>(kMaxSpeed));
   }
-  if (!(options.start >= 0 && options.start <= DBL_MAX)) {
-    return Error::make(ErrorCode::kBadStart, "start %g", options.start);
+  if (!(options.start >= 0 && options.start <= kMaxStartSeconds)) {
+    return Error::make(ErrorCode::kBadStart, "start %g s is not in [0, %g]", options.start,
+                       kMaxStartSeconds);
   }
   clip_ = clip;
   playback_ = options.playback.value_or(sheet_->clips()[clip].playback());
@@ -214,8 +219,9 @@ Result<void> SpritePlayer::play(std::string_view clip, int64_t tick,
 
 Result<void> SpritePlayer::set_speed(float speed, int64_t tick) {
   if (clip_ < 0) return Error::make(ErrorCode::kNothingPlaying, "no sprite clip is playing");
-  if (!(speed >= 0 && speed <= FLT_MAX)) {
-    return Error::make(ErrorCode::kBadSpeed, "speed %g", static_cast<double>(speed));
+  if (!(speed >= 0 && speed <= kMaxSpeed)) {
+    return Error::make(ErrorCode::kBadSpeed, "speed %g is not in [0, %g]",
+                       static_cast<double>(speed), static_cast<double>(kMaxSpeed));
   }
   rebase(tick);
   speed_ = speed;
@@ -224,8 +230,9 @@ Result<void> SpritePlayer::set_speed(float speed, int64_t tick) {
 
 Result<void> SpritePlayer::set_start(double seconds, int64_t tick) {
   if (clip_ < 0) return Error::make(ErrorCode::kNothingPlaying, "no sprite clip is playing");
-  if (!(seconds >= 0 && seconds <= DBL_MAX)) {
-    return Error::make(ErrorCode::kBadStart, "start %g", seconds);
+  if (!(seconds >= 0 && seconds <= kMaxStartSeconds)) {
+    return Error::make(ErrorCode::kBadStart, "start %g s is not in [0, %g]", seconds,
+                       kMaxStartSeconds);
   }
   offset_ = seconds;
   base_tick_ = tick;
@@ -259,9 +266,7 @@ int64_t SpritePlayer::step(int64_t tick) const {
   const double fps = playing().fps();
   const double ticks = ticks_since(tick, base_tick_);
   const double s = std::floor(offset_ * fps + ticks * speed_ * fps / rate_);
-  if (!(s < kStepLimit)) return static_cast<int64_t>(kStepLimit);
-  if (s < -kStepLimit) return -static_cast<int64_t>(kStepLimit);
-  return static_cast<int64_t>(s);
+  return clamp_to_int64(s, -kStepLimit, kStepLimit);
 }
 
 uint32_t SpritePlayer::clip_frame(int64_t s) const {

@@ -211,6 +211,102 @@ TEST(PoseCommand, RefusesAnUnknownObjectOrANegativeTick) {
   EXPECT_EQ(pose_json(pack, "walker", 0, 0).error().code(), ErrorCode::kBadTickRate);
 }
 
+TEST(PoseCommand, PoseAtALateTickIsTheSteppedScenesPose) {
+  // pose poses the object at its tick directly instead of stepping the scene: the
+  // same bits as stepping every tick up to it.
+  const Pack pack = make_pack();
+  ScenePlayer player = std::move(*ScenePlayer::create(&pack, 60));
+  for (int t = 0; t <= 250; ++t) player.step();
+  for (const uint32_t object : {uint32_t{kWalker}, uint32_t{kRunner}, uint32_t{kBox}}) {
+    const ObjectId id{object};
+    const Result<std::string> text = pose_json(pack, player.name(id), 250, 60);
+    ASSERT_TRUE(text) << text.error().message();
+    const json j = json::parse(*text);
+    const Animator& a = *player.animator(id);
+    ASSERT_EQ(j["joints"].size(), a.palette().size());
+    for (size_t k = 0; k < a.palette().size(); ++k) {
+      EXPECT_EQ(floats(j["joints"][k]["palette"]),
+                std::vector<float>(a.palette()[k].m, a.palette()[k].m + 16))
+          << player.name(id) << " joint " << k;
+    }
+  }
+}
+
+// The fixture pack with the box's node rig moved out to 3e38 twice over (its lid's
+// world matrix overflows to inf) and names with control and non-UTF-8 bytes.
+CookedPack crafted_pack() {
+  CookedPack cooked = make_cooked();
+  std::vector<Joint> joints = {{"ba\x01se", -1, Trs{{3e38f, 0, 0}, {}, {1, 1, 1}}},
+                               {"li\x7f"
+                                "d\xc3",
+                                0, Trs{{3e38f, 1, 0}, {}, {1, 1, 1}}}};
+  Skeleton skeleton = *Skeleton::create(std::move(joints), {}, Mat4{});
+  Clip spin("Sp\x1bin");
+  const float times[] = {0.0f, 1.0f};
+  const float values[] = {0, 0, 0, 1, 0, 0.70710677f, 0, 0.70710677f};
+  spin.add_channel(1, Property::kRotation, Interpolation::kLinear, times, values);
+  spin.add_event("op\nen", 0.5f);
+  std::vector<Clip> clips;
+  clips.push_back(std::move(spin));
+  cooked.rigs[1].rig = *Rig::create(std::move(skeleton), std::move(clips));
+  cooked.rigs[1].clip_source_animations = {0};
+  for (CookedObject& o : cooked.objects) {
+    if (o.name == "box") o.name = "bo\x01x\xff";
+  }
+  return cooked;
+}
+
+TEST(PoseCommand, RefusesToPrintANonFinitePoseAsJsonNamingTheObjectAndJoint) {
+  Result<Pack> pack = Pack::from_bytes(write_pack(crafted_pack()));
+  ASSERT_TRUE(pack) << pack.error().message();
+  const Result<std::string> text = pose_json(*pack, "bo\x01x\xff", 0, 60);
+  ASSERT_FALSE(text) << *text;
+  EXPECT_EQ(text.error().code(), ErrorCode::kInvalidArgument);
+  const std::string message = text.error().message();
+  EXPECT_NE(message.find("object 'bo\\x01x\\xff' joint 'li\\x7fd\\xc3'"), std::string::npos)
+      << message;
+}
+
+TEST(PlayCommand, EscapesControlAndNonUtf8BytesOfPackNames) {
+  Result<Pack> pack = Pack::from_bytes(write_pack(crafted_pack()));
+  ASSERT_TRUE(pack) << pack.error().message();
+  std::string report;
+  ASSERT_TRUE(
+      run_play(*pack, {31, 60}, parse_script("3 bo\x01x\xff play Nope\n", "s").commands, &report));
+  EXPECT_NE(report.find("  bo\\x01x\\xff: op\\x0aen (clip Sp\\x1bin)\n"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("no clip 'Nope'"), std::string::npos) << report;
+  for (const char c : report) {
+    const auto u = static_cast<unsigned char>(c);
+    ASSERT_TRUE(c == '\n' || (u >= 0x20 && u < 0x7f)) << "byte " << int{u} << " in " << report;
+  }
+}
+
+TEST(PoseCommand, EscapesControlAndNonUtf8BytesOfNamesInJson) {
+  CookedPack cooked = crafted_pack();
+  // Finite this time: the rest translations back in range.
+  std::vector<Joint> joints = {{"ba\x01se", -1, Trs{}},
+                               {"li\x7f"
+                                "d\xc3",
+                                0, Trs{}}};
+  cooked.rigs[1].rig = *Rig::create(*Skeleton::create(std::move(joints), {}, Mat4{}), {});
+  cooked.rigs[1].clip_source_animations = {};
+  for (CookedObject& o : cooked.objects) {
+    if (o.name == "bo\x01x\xff") o.animated = false;
+  }
+  Result<Pack> pack = Pack::from_bytes(write_pack(cooked));
+  ASSERT_TRUE(pack) << pack.error().message();
+  const Result<std::string> text = pose_json(*pack, "bo\x01x\xff", 0, 60);
+  ASSERT_TRUE(text) << text.error().message();
+  const json j = json::parse(*text);  // throws on invalid UTF-8 or raw control characters
+  EXPECT_EQ(j["object"], "bo\x01x\u00ff");
+  EXPECT_EQ(j["joints"][0]["name"], "ba\x01se");
+  EXPECT_EQ(j["joints"][1]["name"],
+            "li\x7f"
+            "d\u00c3");
+  EXPECT_NE(text->find("\"li\\u007fd\\u00c3\""), std::string::npos) << *text;
+}
+
 // ------------------------------------------------------------------------- the executable
 
 using animpack::fixture::CliRun;
@@ -271,6 +367,37 @@ TEST_F(Cli, UsageErrorsExitTwoAndInputErrorsOne) {
   EXPECT_NE(help.output.find("pose PACK.anpk"), std::string::npos);
   EXPECT_EQ(run("play --help").status, 0);
   EXPECT_EQ(run("pose --help").status, 0);
+}
+
+TEST_F(Cli, PoseAtTheLastAllowedTickAnswersAtOnce) {
+  // Stepping 10^8 ticks of the scene took minutes; the object is posed at its tick.
+  const CliRun pose = run("pose " + pack_path_ + " --object walker --tick 100000000 --json");
+  EXPECT_EQ(pose.status, 0) << pose.output;
+  const Pack pack = *Pack::open(pack_path_);
+  EXPECT_EQ(pose.output, *pose_json(pack, "walker", 100000000, 60));
+}
+
+TEST_F(Cli, PlayRefusesAScriptThatIsNotARegularFile) {
+  const CliRun dir = run("play " + pack_path_ + " --ticks 5 --script " + dir_.string());
+  EXPECT_EQ(dir.status, 2) << dir.output;
+  EXPECT_NE(dir.output.find("not a regular file"), std::string::npos) << dir.output;
+  const CliRun null = run("play " + pack_path_ + " --ticks 5 --script /dev/null");
+  EXPECT_EQ(null.status, 2) << null.output;
+  const CliRun missing =
+      run("play " + pack_path_ + " --ticks 5 --script " + (dir_ / "none.txt").string());
+  EXPECT_EQ(missing.status, 2) << missing.output;
+}
+
+TEST_F(Cli, PoseJsonOfANonFinitePoseExitsOneNamingTheJoint) {
+  const std::string crafted = (dir_ / "crafted.anpk").string();
+  ASSERT_EQ(write_file_atomically(crafted, write_pack(crafted_pack())), "");
+  // The object's name through printf: sh has no $'...' quoting.
+  const CliRun pose =
+      run("pose " + crafted + " --object \"$(printf 'bo\\001x\\377')\" --tick 0 --json");
+  EXPECT_EQ(pose.status, 1) << pose.output;
+  EXPECT_EQ(pose.output.find("nan"), std::string::npos) << pose.output;
+  EXPECT_EQ(pose.output.find("inf"), std::string::npos) << pose.output;
+  EXPECT_NE(pose.output.find("joint 'li\\x7fd\\xc3'"), std::string::npos) << pose.output;
 }
 
 // ------------------------------------------------------------------------- the corpus

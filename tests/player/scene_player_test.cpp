@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "animpack/compiler/pack_writer.h"
 #include "animpack/skeleton.h"
 #include "scene_fixture.h"
 
@@ -75,6 +76,24 @@ TEST(ScenePlayer, CreateRefusesANullPackAndABadTickRate) {
   const Pack pack = make_pack();
   EXPECT_EQ(ScenePlayer::create(&pack, 0).error().code(), ErrorCode::kBadTickRate);
   EXPECT_EQ(ScenePlayer::create(&pack, -30).error().code(), ErrorCode::kBadTickRate);
+}
+
+TEST(ScenePlayer, CreateRefusesAPackObjectPlayingBeyondTheSpeedOrStartBounds) {
+  // A crafted pack's [object.animation] with a speed or start that would make advance()
+  // run for ever: refused where the pack is opened or where the scene is set up.
+  for (const uint32_t object : {uint32_t{kRunner}, uint32_t{kHero}}) {
+    for (int field = 0; field < 2; ++field) {
+      CookedPack cooked = make_cooked();
+      CookedAnimation& a = cooked.objects[object].animation;
+      if (field == 0) a.speed = 1e30f;
+      if (field == 1) a.start = 1e19f;
+      Result<Pack> pack = Pack::from_bytes(write_pack(cooked));
+      if (!pack) continue;  // Pack::open's own checks refused it
+      Result<ScenePlayer> player = ScenePlayer::create(&*pack, 60);
+      ASSERT_FALSE(player) << object << " " << field;
+      EXPECT_EQ(player.error().code(), field == 0 ? ErrorCode::kBadSpeed : ErrorCode::kBadStart);
+    }
+  }
 }
 
 TEST_F(Player, FindsObjectsByNameAndRefusesUnknownNames) {

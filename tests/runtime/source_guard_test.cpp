@@ -3,6 +3,7 @@
 // fast-math. Only animpack::det's functions (det::sin, ...) are allowed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -102,6 +103,58 @@ std::vector<std::string> violations(const std::string& source) {
 
 std::string read(const fs::path& p) { return animpack::test_data::read_test_file(p); }
 
+// Float-to-integer conversions that skip the range check (animpack::clamp_to_int64, in
+// limits.h), as "line: text": a static_cast to an integer type of a floor, round, ceil,
+// trunc or fmod result, and the C library's rounding conversions. (A heuristic: the
+// conversions of plain float variables were audited by hand; they all go through
+// clamp_to_int64.)
+std::vector<std::string> unchecked_conversions(const std::string& source) {
+  const std::string s = strip(source);
+  std::vector<std::string> found;
+  static const char* const kIntegers[] = {
+      "int",     "long",    "unsigned", "short",    "char",     "size_t",   "int8_t",   "int16_t",
+      "int32_t", "int64_t", "uint8_t",  "uint16_t", "uint32_t", "uint64_t", "ptrdiff_t"};
+  static const char* const kFloatResults[] = {"floor(", "round(", "ceil(", "trunc(", "fmod("};
+  static const char* const kConversions[] = {"lround",  "llround",  "lrint",  "llrint",
+                                             "lroundf", "llroundf", "lrintf", "llrintf"};
+  const auto line_of = [&](size_t at) {
+    return std::to_string(1 +
+                          std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  };
+  for (size_t at = s.find("static_cast<"); at != std::string::npos;
+       at = s.find("static_cast<", at + 1)) {
+    const size_t open = s.find('>', at);
+    if (open == std::string::npos || open + 1 >= s.size() || s[open + 1] != '(') continue;
+    std::string type = s.substr(at + 12, open - at - 12);
+    if (type.rfind("std::", 0) == 0) type = type.substr(5);
+    bool integer = false;
+    for (const char* t : kIntegers) integer = integer || type == t;
+    if (!integer) continue;
+    int depth = 0;
+    size_t end = open + 1;
+    for (; end < s.size(); ++end) {
+      if (s[end] == '(') ++depth;
+      if (s[end] == ')' && --depth == 0) break;
+    }
+    const std::string argument = s.substr(open + 1, end - open);
+    for (const char* f : kFloatResults) {
+      if (argument.find(f) != std::string::npos) {
+        found.push_back(line_of(at) + ": static_cast<" + type + ">" + argument);
+        break;
+      }
+    }
+  }
+  for (const char* c : kConversions) {
+    const std::string call = std::string(c) + "(";
+    for (size_t at = s.find(call); at != std::string::npos; at = s.find(call, at + 1)) {
+      const bool word_start =
+          at == 0 || !(std::isalnum(static_cast<unsigned char>(s[at - 1])) || s[at - 1] == '_');
+      if (word_start) found.push_back(line_of(at) + ": " + c);
+    }
+  }
+  return found;
+}
+
 TEST(SourceGuard, CatchesTranscendentalsAndFusedMultiplyAdd) {
   EXPECT_EQ(violations("float y = std::sin(x);").size(), 1u);
   EXPECT_EQ(violations("float y = sinf(x) + ::cos(x);").size(), 2u);
@@ -127,10 +180,35 @@ TEST(SourceGuard, RuntimeSourcesCallNoTranscendentalsOrFma) {
   EXPECT_GE(files, 10) << "the guard looked at the runtime's sources";
 }
 
+TEST(SourceGuard, CatchesUncheckedFloatToIntegerConversions) {
+  EXPECT_EQ(unchecked_conversions("k = static_cast<int64_t>(std::floor(x / p));").size(), 1u);
+  EXPECT_EQ(unchecked_conversions("n = static_cast<std::size_t>(round(x)) + lround(y);").size(),
+            2u);
+  EXPECT_TRUE(unchecked_conversions("k = clamp_to_int64(std::floor(x), 0, 9);").empty());
+  EXPECT_TRUE(unchecked_conversions("y = static_cast<double>(std::floor(x));").empty());
+  EXPECT_TRUE(unchecked_conversions("// static_cast<int>(std::floor(x))").empty());
+}
+
+TEST(SourceGuard, RuntimeFloatToIntegerConversionsAreRangeChecked) {
+  const fs::path root = fs::path(ANIMPACK_SOURCE_DIR) / "runtime";
+  int files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    const auto ext = entry.path().extension();
+    if (ext != ".cpp" && ext != ".h" && ext != ".hpp" && ext != ".inl") continue;
+    ++files;
+    for (const std::string& v : unchecked_conversions(read(entry.path()))) {
+      ADD_FAILURE() << entry.path().string() << ":" << v;
+    }
+  }
+  EXPECT_GE(files, 10) << "the guard looked at the runtime's sources";
+}
+
 TEST(SourceGuard, RuntimeIsBuiltWithoutContractionOrFastMath) {
   const std::string cmake = read(fs::path(ANIMPACK_SOURCE_DIR) / "runtime" / "CMakeLists.txt");
   EXPECT_NE(cmake.find("-ffp-contract=off"), std::string::npos);
   EXPECT_NE(cmake.find("-fno-fast-math"), std::string::npos);
+  EXPECT_NE(cmake.find("-Wfloat-conversion"), std::string::npos)
+      << "implicit float-to-integer conversions must warn";
   EXPECT_EQ(cmake.find("-ffast-math"), std::string::npos);
   EXPECT_EQ(cmake.find("-Ofast"), std::string::npos);
   EXPECT_EQ(cmake.find("-funsafe-math"), std::string::npos);

@@ -697,7 +697,7 @@ TEST(SpritePlayer, EventsMatchAStepByStepWalk) {
     return (seed >> 8) % bound;
   };
   const Playback playbacks[] = {Playback::kLoop, Playback::kOnce, Playback::kPingPong};
-  const float speeds[] = {0.5f, 1.0f, 2.0f, 3.7f, 11.0f};
+  const float speeds[] = {0.5f, 1.0f, 2.0f, 3.7f, kMaxSpeed};  // up to the bound (limits.h)
   const double starts[] = {0.0, 0.25, 1.3};
   for (int round = 0; round < 300; ++round) {
     const uint32_t n = 1 + next(6);

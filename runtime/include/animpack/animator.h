@@ -27,7 +27,9 @@
 //   order of mix, layer, then time. Loops fire each pass, ping-pong each pass in either
 //   direction, once only once; a layer started at `start` skips earlier marks but fires
 //   a mark exactly at start; skipped ticks deliver each crossing, at most kMaxRepeats
-//   passes per mark.
+//   passes per mark. A mark at an exact decimal time on a tick fires on that tick (its
+//   f32 is timed as the tick time it rounds from; docs/runtime.md "Event timing"); at a
+//   loop seam the end mark comes before the next pass's mark at 0.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +38,7 @@
 #include <vector>
 
 #include "animpack/clip.h"
+#include "animpack/limits.h"
 #include "animpack/math.h"
 #include "animpack/result.h"
 #include "animpack/rig.h"
@@ -46,8 +49,8 @@ inline constexpr int kMaxMixes = 4;
 inline constexpr int kMaxLayers = 4;
 inline constexpr int kMaxRepeats = 64;
 
-// How a layer plays. speed >= 0 (clip seconds per second), start >= 0 (seconds into
-// the clip at the start tick).
+// How a layer plays. speed in [0, kMaxSpeed] (clip seconds per second), start in
+// [0, kMaxStartSeconds] (seconds into the clip at the start tick); see limits.h.
 struct PlayOptions {
   float speed = 1.0f;
   double start = 0.0;
@@ -103,7 +106,7 @@ class Animator {
 
   // Starts `clip` as a new mix fading in over round(seconds * rate) ticks (0: at once)
   // with the older mixes playing underneath. Errors as play(), and kInvalidArgument for
-  // negative or non-finite seconds.
+  // seconds outside [0, kMaxFadeSeconds].
   Result<LayerId> crossfade(uint16_t clip, double seconds, int64_t tick,
                             const PlayOptions& options = {});
   Result<LayerId> crossfade(std::string_view clip, double seconds, int64_t tick,
@@ -122,10 +125,11 @@ class Animator {
   Result<LayerId> play_blend(std::span<const BlendEntry> entries, int64_t tick,
                              const PlayOptions& options = {});
 
-  // Changes a playing layer's speed from `tick`, rebased so its clip time never jumps.
+  // Changes a playing layer's speed (in [0, kMaxSpeed], else kBadSpeed) from `tick`,
+  // rebased so its clip time never jumps.
   Result<void> set_speed(LayerId layer, float speed, int64_t tick);
-  // Puts a playing layer at `seconds` into its clip at `tick` (marks before it are
-  // skipped, a mark exactly there fires).
+  // Puts a playing layer at `seconds` (in [0, kMaxStartSeconds], else kBadStart) into
+  // its clip at `tick` (marks before it are skipped, a mark exactly there fires).
   Result<void> set_start(LayerId layer, double seconds, int64_t tick);
   // Changes a playing layer's playback from `tick`, continuing from its current clip time.
   Result<void> set_playback(LayerId layer, Playback playback, int64_t tick);
@@ -187,6 +191,8 @@ class Animator {
   void release_mix(int mix);
   double unwrapped(const Layer& layer, int64_t tick) const;
   double mapped(const Layer& layer, double u) const;
+  // A clip's f32 time (mark or duration) as the double the layer's timing uses.
+  double clip_seconds(float t) const;
   void sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose);
   void collect_events(const Layer& layer, uint8_t mix, uint8_t layer_index, int64_t tick);
 

@@ -87,8 +87,10 @@ class Clip {
 
   // Checks every channel against a skeleton of joint_count joints: joint in range, at
   // least one key, times finite and strictly ascending and not negative, value counts
-  // consistent with the property and interpolation, values finite; and every event time
-  // within [0, duration]. Fails with kBadClip naming the channel or event.
+  // consistent with the property and interpolation, values finite, key times at most
+  // kMaxClipSeconds and a duration of 0 or at least kMinClipSeconds (animpack/limits.h);
+  // and every event time within [0, duration]. Fails with kBadClip naming the channel or
+  // event.
   [[nodiscard]] Result<void> validate(int joint_count) const;
 
  private:

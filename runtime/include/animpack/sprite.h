@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "animpack/clip.h"
+#include "animpack/limits.h"
 #include "animpack/result.h"
 
 namespace animpack {
@@ -102,8 +103,9 @@ class SpriteClip {
  public:
   // Builds a clip. Events are kept ordered by frame (equal frames keep their order), so
   // events() may differ in order from `events`. Fails with kBadFrame for no frames or an
-  // event frame >= frames.size(), kInvalidArgument for fps not finite or <= 0 or more
-  // than 65535 events. Atlas frame indices are checked by SpriteSheet::create.
+  // event frame >= frames.size(), kInvalidArgument for fps outside [kMinSpriteFps,
+  // kMaxSpriteFps] (limits.h) or more than 65535 events. Atlas frame indices are checked
+  // by SpriteSheet::create.
   static Result<SpriteClip> create(std::string name, std::vector<uint32_t> frames, float fps,
                                    Playback playback, std::vector<FrameEvent> events = {});
 
@@ -162,8 +164,8 @@ class SpriteSheet {
 
 // How SpritePlayer::play starts a clip.
 struct SpritePlayOptions {
-  float speed = 1.0f;                // finite, >= 0; 0 holds the starting step
-  double start = 0.0;                // seconds into the clip; finite, >= 0
+  float speed = 1.0f;                // in [0, kMaxSpeed]; 0 holds the starting step
+  double start = 0.0;                // seconds into the clip, in [0, kMaxStartSeconds]
   std::optional<Playback> playback;  // default: the clip's own
 };
 
@@ -192,16 +194,16 @@ class SpritePlayer {
   // Starts clip `clip` at `tick`, replacing what played (its events not yet advanced are
   // dropped). The first advance() at or after `tick` fires the starting step's events.
   // Fails, changing nothing, with kUnknownClip for an index outside the sheet, kBadSpeed
-  // for a speed negative or not finite, kBadStart for a start negative or not finite.
+  // for a speed outside [0, kMaxSpeed], kBadStart for a start outside [0, kMaxStartSeconds].
   Result<void> play(uint16_t clip, int64_t tick, const SpritePlayOptions& options = {});
   // Starts the clip with this name, as above; kUnknownClip when the sheet has none.
   Result<void> play(std::string_view clip, int64_t tick, const SpritePlayOptions& options = {});
   // Changes the speed from `tick` on, rebased so that the step at `tick` stays the same.
-  // Fails with kNothingPlaying when idle, kBadSpeed for negative or not finite.
+  // Fails with kNothingPlaying when idle, kBadSpeed outside [0, kMaxSpeed].
   Result<void> set_speed(float speed, int64_t tick);
   // Jumps to `seconds` into the clip at `tick`; the next advance() fires the step
-  // jumped to, as after play. Fails with kNothingPlaying when idle, kBadStart for
-  // negative or not finite.
+  // jumped to, as after play. Fails with kNothingPlaying when idle, kBadStart outside
+  // [0, kMaxStartSeconds].
   Result<void> set_start(double seconds, int64_t tick);
   // Changes the playback from `tick` on. The step carries on (rebased as set_speed);
   // the frame shown is the new playback's frame for it. Fails with kNothingPlaying when
