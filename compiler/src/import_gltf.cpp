@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <set>
 #include <string>
 #include <utility>
@@ -215,7 +217,15 @@ class Importer {
       build_node_joints();
       have_rig = true;
     }
+    if (have_rig && joints_.size() > kGltfMaxSkinJoints) {
+      issues_.error(skin_ >= 0 ? idx("/skins", static_cast<size_t>(skin_)) : "/nodes",
+                    "RIG_TOO_MANY_JOINTS",
+                    "The rig has " + std::to_string(joints_.size()) + " joints; at most " +
+                        std::to_string(kGltfMaxSkinJoints) + " are taken.");
+      return;
+    }
     build_parts();
+    check_finite();
     std::vector<Clip> clips = build_clips();
     if (!have_rig || !out_->ok()) return;
 
@@ -258,6 +268,60 @@ class Importer {
     return s >= 0 && static_cast<size_t>(s) < doc_.skins.size()
                ? &doc_.skins[static_cast<size_t>(s)]
                : nullptr;
+  }
+
+  // VALUE_NOT_FINITE for what the pack would get from overflowing arithmetic (glTF's
+  // values are finite, their products need not be): world matrices at rest, rest poses,
+  // inverse binds and rest palettes of the joints, vertices placed in model space.
+  void check_finite() {
+    for (int n : walk_.order) {
+      if (!finite(world(n))) {
+        issues_.error(idx("/nodes", static_cast<size_t>(n)), "VALUE_NOT_FINITE",
+                      "The node's world matrix at rest is not finite (its transform or its "
+                      "ancestors' overflow a float).");
+        break;
+      }
+    }
+    for (size_t j = 0; j < joints_.size(); ++j) {
+      const size_t n = static_cast<size_t>(joint_nodes_[j]);
+      const bool bind_ok = j >= inverse_binds_.size() || finite(inverse_binds_[j]);
+      const bool palette_ok = j >= inverse_binds_.size() ||
+                              finite(mul_affine(world(joint_nodes_[j]), inverse_binds_[j]));
+      if (!finite(joints_[j].rest) || !bind_ok || !palette_ok) {
+        issues_.error(skin_ >= 0 && !bind_ok
+                          ? idx("/skins", static_cast<size_t>(skin_)) + "/inverseBindMatrices"
+                          : idx("/nodes", n),
+                      "VALUE_NOT_FINITE",
+                      std::string("Joint ") + std::to_string(j) + "'s " +
+                          (!finite(joints_[j].rest) ? "rest pose"
+                           : !bind_ok               ? "inverse bind matrix"
+                                                    : "rest palette (world x inverse bind)") +
+                          " is not finite.");
+        break;
+      }
+    }
+    for (const CookedPart& part : out_->mesh.parts) {
+      const bool ok = std::all_of(part.positions.begin(), part.positions.end(),
+                                  [](const Vec3& v) { return finite(v); }) &&
+                      std::all_of(part.normals.begin(), part.normals.end(),
+                                  [](const Vec3& v) { return finite(v); });
+      if (!ok) {
+        issues_.error(primitive_pointer(static_cast<size_t>(part.source_mesh),
+                                        static_cast<size_t>(part.source_primitive)),
+                      "VALUE_NOT_FINITE",
+                      "A vertex of the primitive is not finite once placed in the model's space.");
+        break;
+      }
+    }
+  }
+
+  // Every float of a plain struct of floats (Vec3, Trs, Mat4) is finite.
+  template <typename T>
+  static bool finite(const T& value) {
+    static_assert(sizeof(T) % sizeof(float) == 0);
+    float f[sizeof(T) / sizeof(float)];
+    std::memcpy(f, &value, sizeof f);
+    return std::all_of(std::begin(f), std::end(f), [](float x) { return std::isfinite(x); });
   }
 
   // "A scene mesh holds one skin": finds the skin the scene's skinned nodes use.
