@@ -174,6 +174,12 @@ int cook_or_check(int argc, char** argv, bool cook) {
     return kExitOk;
   }
   const std::vector<uint8_t> bytes = write_pack(out.pack, {o.compress});
+  // Every pack cook writes opens and plays; one that does not is a cooker bug (E0901).
+  if (DiagnosticSink verify; !verify_pack(bytes, scene, verify)) {
+    print_diagnostics(verify, o.format);
+    std::fprintf(stderr, "animpack: %s: internal error; no pack written\n", scene.string().c_str());
+    return kExitErrors;
+  }
   if (std::string err = write_file_atomically(o.output, bytes); !err.empty()) {
     std::fprintf(stderr, "animpack: %s\n", err.c_str());
     return kExitUsage;

@@ -10,7 +10,9 @@
 //   stderr); if (!sink.has_errors()) write(animpack::write_pack(out.pack));
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,18 @@ struct CookOutput {
 // (scene problems at their key; glTF problems in the glTF file at their JSON pointer,
 // with a note at the scene key that named the file). Never throws.
 CookOutput cook_scene(const std::filesystem::path& scene_file, DiagnosticSink& sink);
+
+// The cooker's last check, on the pack bytes before they are written: they must open
+// (Pack::from_bytes, every check of Pack::open), decode (every part and sprite sheet)
+// and play (a ScenePlayer stepped a few ticks, with finite palettes). A pack that fails
+// is a cooker bug (every scene the cooker accepts must make a pack that plays): E0901 at
+// line 0 of `scene_file`, and false. The caller then writes nothing.
+bool verify_pack(std::span<const uint8_t> bytes, const std::filesystem::path& scene_file,
+                 DiagnosticSink& sink);
+
+// Limit on what the pack would hold, estimated from the cooked contents before writing
+// (docs/scene-format.md, limits): vertex streams, pixels (once per distinct atlas), keys.
+inline constexpr uint64_t kMaxPackContentBytes = uint64_t{1} << 30;
 
 // A Make/Ninja depfile: "OUTPUT: INPUT INPUT ...\n" with spaces, '#', '$' and ':' escaped.
 std::string make_depfile(const std::filesystem::path& output,
