@@ -11,6 +11,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -131,6 +132,13 @@ std::string_view closest(std::string_view word, std::span<const std::string_view
 std::string_view closest(std::string_view word,
                          std::initializer_list<std::string_view> candidates) {
   return closest(word, std::span<const std::string_view>(candidates.begin(), candidates.size()));
+}
+
+// A number for a message, as %g prints it.
+std::string number(float value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", static_cast<double>(value));
+  return text;
 }
 
 // "; did you mean `x`?", or "" for no candidate.
@@ -569,6 +577,10 @@ class Reader {
         if (get_float(node, "`speed`", e.pos, &speed)) {
           if (speed < 0) {
             report("E0114", e.pos, "`speed` must be 0 or more");
+          } else if (speed > kMaxSpeed) {
+            report("E0135", e.pos,
+                   "`speed` " + number(speed) + " is over the limit of " + number(kMaxSpeed) +
+                       " (docs/scene-format.md, limits)");
           } else {
             a.speed = speed;
           }
@@ -579,6 +591,10 @@ class Reader {
         if (get_float(node, "`start`", e.pos, &start)) {
           if (start < 0) {
             report("E0115", e.pos, "`start` (seconds into the clip) must be 0 or more");
+          } else if (start > kMaxStart) {
+            report("E0135", e.pos,
+                   "`start` " + number(start) + " s is over the limit of " + number(kMaxStart) +
+                       " s (docs/scene-format.md, limits)");
           } else {
             a.start = start;
           }

@@ -29,8 +29,8 @@ const fs::path kSource = fs::path(ANIMPACK_SOURCE_DIR);
 std::string all(const DiagnosticSink& sink) {
   std::string out;
   for (const Diagnostic& d : sink.diagnostics()) {
-    out += d.code + " " + d.file + ":" + std::to_string(d.line) + ":" +
-           std::to_string(d.col) + " " + d.message.substr(0, 300) + "\n";
+    out += d.code + " " + d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.col) +
+           " " + d.message.substr(0, 300) + "\n";
   }
   return out;
 }
@@ -171,8 +171,9 @@ TEST(CookedPacks, TwoCutsOfOneAtlasShareItsPixels) {
   CookOutput out;
   const std::string scene =
       gabe(0, "grid = [7, 1]\n") +
-      gabe(1, "rects = [[0, 0, 12, 24], [24, 0, 12, 24], [48, 0, 12, 24], [72, 0, 12, 24], "
-              "[96, 0, 12, 24], [120, 0, 12, 24], [144, 0, 12, 24]]\n");
+      gabe(1,
+           "rects = [[0, 0, 12, 24], [24, 0, 12, 24], [48, 0, 12, 24], [72, 0, 12, 24], "
+           "[96, 0, 12, 24], [120, 0, 12, 24], [144, 0, 12, 24]]\n");
   const std::vector<uint8_t> bytes = cook_good(folder.write("scene.toml", scene), &out);
   ASSERT_EQ(out.pack.sheets.size(), 2u);
   EXPECT_EQ(out.pack.sheets[1].pixels_of, 0);
@@ -221,8 +222,7 @@ TEST(CookLimits, AtlasOverThePixelLimitsIsRefusedAtTheKeyBeforeItIsDecoded) {
 
 TEST(CookLimits, AtlasAtThePixelLimitsIsNotRefusedForItsSize) {
   const std::string header = png_header(kMaxAtlasSide, 2048);
-  const PngImage png =
-      decode_png({reinterpret_cast<const uint8_t*>(header.data()), header.size()});
+  const PngImage png = decode_png({reinterpret_cast<const uint8_t*>(header.data()), header.size()});
   EXPECT_FALSE(png.too_large) << png.error;
   EXPECT_FALSE(png.error.empty());  // it has no pixels to decode
 }

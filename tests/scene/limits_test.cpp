@@ -59,7 +59,8 @@ std::string sprite(const std::string& body) {
 
 std::string blend_of(size_t entries) {
   std::string s = "blend = [";
-  for (size_t i = 0; i < entries; ++i) s += (i ? ", " : "") + std::string("{ clip = \"c\", weight = 1 }");
+  for (size_t i = 0; i < entries; ++i)
+    s += (i ? ", " : "") + std::string("{ clip = \"c\", weight = 1 }");
   return s + "]\n";
 }
 
@@ -73,6 +74,16 @@ TEST(SceneLimits, BlendAtTheLimitReads) {
   const Read r = read(skeletal(blend_of(kMaxBlendEntries)));
   EXPECT_EQ(r.diagnostics.size(), 0u) << all(r);
   EXPECT_EQ(r.scene.objects.at(0).animation->blend.size(), kMaxBlendEntries);
+}
+
+TEST(SceneLimits, SpeedAndStartOverTheirLimitsAreRefusedAtTheKey) {
+  // A speed of 3e38 once cooked into a pack whose player never finished its second tick.
+  const Read r = read(skeletal("clip = \"c\"\nspeed = 3.0e38\nstart = 1.0e7\n"));
+  EXPECT_TRUE(has(r, "E0135", 9, 1)) << all(r);
+  EXPECT_TRUE(has(r, "E0135", 10, 1)) << all(r);
+  EXPECT_EQ(r.scene.objects.at(0).animation->speed, 1.0f);
+  const Read at = read(skeletal("clip = \"c\"\nspeed = 1000\nstart = 1.0e6\n"));
+  EXPECT_EQ(at.diagnostics.size(), 0u) << all(at);
 }
 
 TEST(SceneLimits, MoreMeshesThanTheLimitAreRefusedAtTheFirstOnePastIt) {
@@ -112,7 +123,8 @@ TEST(SceneLimits, GridAtTheFrameLimitReads) {
 
 TEST(SceneLimits, MoreRectsThanTheFrameLimitAreRefusedAtTheKey) {
   std::string rects = "rects = [";
-  for (int64_t i = 0; i <= kMaxSpriteFrames; ++i) rects += (i ? ", " : "") + std::string("[0, 0, 1, 1]");
+  for (int64_t i = 0; i <= kMaxSpriteFrames; ++i)
+    rects += (i ? ", " : "") + std::string("[0, 0, 1, 1]");
   const Read r = read(sprite(rects + "]\n"));
   EXPECT_TRUE(has(r, "E0135", 6, 1)) << all(r);
   EXPECT_TRUE(r.scene.objects.at(0).animation->rects.empty());
@@ -133,8 +145,8 @@ TEST(SceneLimits, SpriteClipsListingMoreFramesInAllThanTheLimitAreRefused) {
   // Five clips over a whole 16384-frame grid: 81920 frames for the pack to list.
   std::string clips = "grid = [" + std::to_string(kMaxSpriteFrames) + ", 1]\n";
   for (int i = 0; i < 5; ++i) {
-    clips += "[object.animation.clips.c" + std::to_string(i) + "]\nfrom = 0\nto = " +
-             std::to_string(kMaxSpriteFrames - 1) + "\n";
+    clips += "[object.animation.clips.c" + std::to_string(i) +
+             "]\nfrom = 0\nto = " + std::to_string(kMaxSpriteFrames - 1) + "\n";
   }
   const Read r = read(sprite(clips));
   EXPECT_EQ(count(r, "E0135"), 1) << all(r);
@@ -152,8 +164,9 @@ TEST(SceneLimits, HugeUnknownKeyGetsAShortMessageAndNoSuggestion) {
 }
 
 TEST(SceneLimits, BoundedSuggestionsStillFindCloseSpellings) {
-  const Read r = read("fromat = 1\n[[mesh]]\nname = \"walker\"\nfile = \"w.glb\"\n"
-                      "[[object]]\nname = \"o\"\nmesh = \"wlaker\"\n");
+  const Read r = read(
+      "fromat = 1\n[[mesh]]\nname = \"walker\"\nfile = \"w.glb\"\n"
+      "[[object]]\nname = \"o\"\nmesh = \"wlaker\"\n");
   ASSERT_EQ(r.diagnostics.size(), 2u) << all(r);
   EXPECT_NE(r.diagnostics[0].message.find("did you mean `format`?"), std::string::npos);
   EXPECT_NE(r.diagnostics[1].message.find("did you mean `walker`?"), std::string::npos);

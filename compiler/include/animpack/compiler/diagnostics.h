@@ -168,7 +168,8 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
     {"E0135", Severity::kError, "over a scene limit",
      "A scene may have at most 4096 `[[mesh]]` and 65536 `[[object]]` tables; an animation "
      "at most 4 `blend` entries (what the runtime mixes), 4096 `events` and 1024 sprite "
-     "clips; a sprite atlas at most 16384 frames (grid columns x rows, or `rects`), and its "
+     "clips, a `speed` of at most 1000 and a `start` of at most 1e6 s; a sprite atlas at most "
+     "16384 frames (grid columns x rows, or `rects`), and its "
      "clips together at most 65536 frames. docs/scene-format.md lists every limit. Reported "
      "at the key, or at the first table past the limit."},
     // Checks against the assets (the cooker), and two the scene reader can already make.

@@ -47,6 +47,8 @@ inline constexpr size_t kMaxAnimationEvents = 4096;     // `events` of one anima
 inline constexpr size_t kMaxSpriteClips = 1024;         // clips of one sprite animation
 inline constexpr int64_t kMaxSpriteFrames = 16384;      // grid columns x rows, or `rects`
 inline constexpr int64_t kMaxSpriteClipFrames = 65536;  // sum of (to - from + 1) over clips
+inline constexpr float kMaxSpeed = 1000.0f;             // an animation's `speed`
+inline constexpr float kMaxStart = 1.0e6f;              // an animation's `start`, seconds
 inline constexpr size_t kMaxSuggestedNameLength = 64;   // longer names get no "did you mean"
 
 // A place in the scene file: 1-based line and column (in code points); 0, 0 when absent.
