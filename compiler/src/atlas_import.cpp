@@ -50,6 +50,12 @@ PngImage decode_png(std::span<const uint8_t> bytes) {
 }
 
 PngImage read_png(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) {  // reading one throws from the stream
+    PngImage img;
+    img.error = file.string() + " is a folder, not a PNG file";
+    return img;
+  }
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     PngImage img;

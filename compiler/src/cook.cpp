@@ -247,6 +247,7 @@ class Cooker {
   }
 
   bool cook_sprite(const SceneAnimation& a, CookedAnimation& out) {
+    if (a.atlas.empty()) return false;  // the scene reader reported it (not the folder itself)
     const fs::path path = scene_.folder / a.atlas;
     out_.inputs.push_back(path);
     LoadedAtlas& loaded = load_atlas(path);

@@ -227,5 +227,25 @@ TEST(CookLimits, AtlasAtThePixelLimitsIsNotRefusedForItsSize) {
   EXPECT_FALSE(png.error.empty());  // it has no pixels to decode
 }
 
+TEST(CookChecks, AtlasRefusedByTheSceneReaderOrAFolderIsAnErrorNotACrash) {
+  // An atlas the reader refused (not a .png) left the cooker reading the scene's folder,
+  // which threw from the stream and terminated the cooker.
+  Folder folder("atlas_folder");
+  fs::create_directories(folder.path() / "art/folder.png");
+  for (const char* atlas : {"art/hero.jpg", "art/folder.png"}) {
+    DiagnosticSink sink;
+    cook_scene(
+        folder.write("scene.toml", std::string("[[object]]\nname = \"s\"\n[object.animation]\n"
+                                               "atlas = \"") +
+                                       atlas +
+                                       "\"\ngrid = [1, 1]\nfps = 8.0\n"
+                                       "[object.animation.clips.a]\nfrom = 0\nto = 0\n"),
+        sink);
+    EXPECT_TRUE(has(sink, std::string(atlas).ends_with(".jpg") ? "E0107" : "E0205", 4, 1))
+        << atlas << "\n"
+        << all(sink);
+  }
+}
+
 }  // namespace
 }  // namespace animpack
