@@ -57,6 +57,7 @@ class Cooker {
 
   void load_mesh(const SceneMesh& mesh) {
     if (mesh.name.empty() || mesh.file.empty() || meshes_.count(mesh.name)) return;
+    if (contents_reported_) return;  // the pack is over its limit: load no more
     LoadedMesh& loaded = meshes_[mesh.name];
     const fs::path path = scene_.folder / mesh.file;
     const std::string shown = path.string();
@@ -247,7 +248,8 @@ class Cooker {
   }
 
   bool cook_sprite(const SceneAnimation& a, CookedAnimation& out) {
-    if (a.atlas.empty()) return false;  // the scene reader reported it (not the folder itself)
+    if (a.atlas.empty()) return false;     // the scene reader reported it (not the folder itself)
+    if (contents_reported_) return false;  // the pack is over its limit: build no more
     const fs::path path = scene_.folder / a.atlas;
     out_.inputs.push_back(path);
     LoadedAtlas& loaded = load_atlas(path);
