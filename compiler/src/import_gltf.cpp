@@ -300,16 +300,42 @@ class Importer {
         break;
       }
     }
+    // The rest palette, for the vertices as the runtime places them at rest.
+    std::vector<Mat4> palette(joints_.size());
+    for (size_t j = 0; j < joints_.size(); ++j) {
+      palette[j] = j < inverse_binds_.size() ? mul_affine(world(joint_nodes_[j]), inverse_binds_[j])
+                                             : world(joint_nodes_[j]);
+    }
+    const auto placed_finite = [&palette](const CookedPart& part, size_t v) {
+      if (!part.joints.empty() && v < part.weights.size()) {
+        const float w[4] = {part.weights[v].x, part.weights[v].y, part.weights[v].z,
+                            part.weights[v].w};
+        Vec3 sum{0, 0, 0};
+        for (int k = 0; k < 4; ++k) {
+          const size_t j = part.joints[v].j[k];
+          if (w[k] == 0.0f || j >= palette.size()) continue;
+          const Vec3 p = transform_point(palette[j], part.positions[v]);
+          sum = Vec3{sum.x + w[k] * p.x, sum.y + w[k] * p.y, sum.z + w[k] * p.z};
+        }
+        return finite(sum);
+      }
+      if (part.joint >= 0 && static_cast<size_t>(part.joint) < palette.size()) {
+        return finite(transform_point(palette[static_cast<size_t>(part.joint)], part.positions[v]));
+      }
+      return true;
+    };
     for (const CookedPart& part : out_->mesh.parts) {
-      const bool ok = std::all_of(part.positions.begin(), part.positions.end(),
-                                  [](const Vec3& v) { return finite(v); }) &&
-                      std::all_of(part.normals.begin(), part.normals.end(),
-                                  [](const Vec3& v) { return finite(v); });
+      bool ok = std::all_of(part.positions.begin(), part.positions.end(),
+                            [](const Vec3& v) { return finite(v); }) &&
+                std::all_of(part.normals.begin(), part.normals.end(),
+                            [](const Vec3& v) { return finite(v); });
+      for (size_t v = 0; ok && v < part.positions.size(); ++v) ok = placed_finite(part, v);
       if (!ok) {
         issues_.error(primitive_pointer(static_cast<size_t>(part.source_mesh),
                                         static_cast<size_t>(part.source_primitive)),
                       "VALUE_NOT_FINITE",
-                      "A vertex of the primitive is not finite once placed in the model's space.");
+                      "A vertex of the primitive is not finite once placed in the model's space "
+                      "(at rest, skinned or carried by its joint).");
         break;
       }
     }

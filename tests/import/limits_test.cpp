@@ -101,6 +101,26 @@ TEST(ImportLimits, ScalesThatOverflowInAnAnimatedNodeRigAreNotFinite) {
   EXPECT_TRUE(has_issue(model, "VALUE_NOT_FINITE", "/nodes/1", true)) << describe(model.issues);
 }
 
+TEST(ImportLimits, SkinnedVerticesThatOverflowAtRestAreNotFinite) {
+  // A joint scaled by 3e38 (finite, as is its palette) carries a vertex at x = 2: placed
+  // at rest it is at 6e38, which a float cannot hold (`pose --json` printed inf).
+  GltfWriter w;
+  const int p = w.vec3s({{2, 0, 0}, {0, 1, 0}, {0, 0, 1}}, true);
+  const uint16_t joints[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  const int j = w.u16s(joints, "VEC4");
+  const int wt = w.vec4s({{1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}});
+  const int mesh = w.mesh(
+      {{"primitives", {{{"attributes", {{"POSITION", p}, {"JOINTS_0", j}, {"WEIGHTS_0", wt}}}}}}});
+  w.node({{"name", "joint"}, {"scale", {3e38, 3e38, 3e38}}});
+  const int skinned = w.node({{"mesh", mesh}, {"skin", 0}});
+  w.skin({{"joints", {0}}});
+  w.scene({0, skinned});
+  const ImportedModel model = import_gltf(w.read(), "m", "m.glb");
+  EXPECT_FALSE(model.ok());
+  EXPECT_TRUE(has_issue(model, "VALUE_NOT_FINITE", "/meshes/0/primitives/0", true))
+      << describe(model.issues);
+}
+
 TEST(ImportLimits, LargeButFiniteScalesImport) {
   GltfWriter w = chain(3, {{"scale", {1e10, 1e10, 1e10}}});
   const ImportedModel model = import_gltf(w.read(), "m", "m.glb");
