@@ -13,6 +13,7 @@
 #include "animpack/compiler/scene.h"
 #include "animpack/pack.h"
 #include "animpack/scene_player.h"
+#include "animpack/skinning.h"
 
 namespace animpack {
 namespace {
@@ -456,17 +457,45 @@ bool verify_pack(std::span<const uint8_t> bytes, const fs::path& scene_file, Dia
   }
   Result<ScenePlayer> player = ScenePlayer::create(&*pack, 60);
   if (!player) return fail(std::string("does not play: ") + player.error().message());
+  // Each tick: every palette finite, and every vertex placed by it (as `pose` does).
   constexpr int kTicks = 4;
+  std::vector<Vec3> moved;
+  const auto finite = [](const float* f, size_t n) {
+    return std::all_of(f, f + n, [](float x) { return std::isfinite(x); });
+  };
   for (int t = 0; t < kTicks; ++t) {
     player->step();
     for (uint32_t o = 0; o < pack->objects().size(); ++o) {
-      for (const Mat4& m : player->palette(ObjectId{o})) {
-        for (float f : m.m) {
-          if (!std::isfinite(f)) {
-            return fail("plays to a non-finite pose (object " +
-                        std::string(pack->objects()[o].name) + ", tick " + std::to_string(t + 1) +
-                        ")");
+      const ObjectInfo& object = pack->objects()[o];
+      const std::string where =
+          " (object " + std::string(object.name) + ", tick " + std::to_string(t + 1) + ")";
+      const std::span<const Mat4> palette = player->palette(ObjectId{o});
+      for (const Mat4& m : palette) {
+        if (!finite(m.m, 16)) return fail("plays to a non-finite pose" + where);
+      }
+      if (object.mesh < 0 || palette.empty()) continue;
+      const MeshInfo& mesh = pack->meshes()[static_cast<size_t>(object.mesh)];
+      for (int p = mesh.first_part; p < mesh.first_part + mesh.part_count; ++p) {
+        const PartInfo& part = pack->parts()[static_cast<size_t>(p)];
+        const Result<PartStreams> s = pack->part_streams(p);
+        if (!s) return fail(std::string("does not decode: ") + s.error().message());
+        moved.resize(s->positions.size());
+        if (part.skinned) {
+          if (!skin({s->positions, {}, {}, s->joints, s->weights}, palette, {moved, {}, {}})) {
+            return fail("does not skin" + where);
           }
+        } else if (part.joint >= 0 && static_cast<size_t>(part.joint) < palette.size()) {
+          for (size_t v = 0; v < moved.size(); ++v) {
+            moved[v] = transform_point(palette[static_cast<size_t>(part.joint)], s->positions[v]);
+          }
+        } else {
+          continue;
+        }
+        const bool vertices_finite = std::all_of(moved.begin(), moved.end(), [](const Vec3& v) {
+          return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+        });
+        if (!vertices_finite) {
+          return fail("plays to a non-finite vertex" + where);
         }
       }
     }
