@@ -35,7 +35,8 @@ CookOutput cook_scene(const std::filesystem::path& scene_file, DiagnosticSink& s
 
 // The cooker's last check, on the pack bytes before they are written: they must open
 // (Pack::from_bytes, every check of Pack::open), decode (every part and sprite sheet)
-// and play (a ScenePlayer stepped a few ticks, with finite palettes). A pack that fails
+// and play (a ScenePlayer stepped a few ticks, with finite palettes and vertices placed
+// by them, as `animpack pose` places them). A pack that fails
 // is a cooker bug (every scene the cooker accepts must make a pack that plays): E0901 at
 // line 0 of `scene_file`, and false. The caller then writes nothing.
 bool verify_pack(std::span<const uint8_t> bytes, const std::filesystem::path& scene_file,
