@@ -169,9 +169,21 @@ class Cooker {
     if (rig) {
       if (Result<uint16_t> c = rig->find_clip(clip)) return *c;
     }
+    // At most a few names, each cut short: a message per bad event must not repeat every
+    // clip name of a large file.
     std::string known;
     if (rig) {
-      for (const Clip& c : rig->clips()) known += (known.empty() ? "" : ", ") + c.name();
+      constexpr size_t kListed = 16, kNameChars = 64;
+      size_t listed = 0;
+      for (const Clip& c : rig->clips()) {
+        if (listed++ == kListed) {
+          known += ", ... (" + std::to_string(rig->clips().size()) + " in all)";
+          break;
+        }
+        const std::string_view name = c.name();
+        known += (known.empty() ? "" : ", ") + std::string(name.substr(0, kNameChars)) +
+                 (name.size() > kNameChars ? "..." : "");
+      }
     }
     at(code, pos,
        "mesh " + object.mesh + " has no clip " + clip +

@@ -683,10 +683,16 @@ class Reader {
     }
     std::map<std::string_view, size_t> clip_index;
     for (size_t i = 0; i < a.clips.size(); ++i) clip_index.emplace(a.clips[i].name, i);
-    const auto clip_names = [&a] {
+    const auto clip_names = [&a] {  // at most 16, so that messages stay short
       std::string names;
-      for (const SceneSpriteClip& c : a.clips)
+      size_t listed = 0;
+      for (const SceneSpriteClip& c : a.clips) {
+        if (listed++ == 16) {
+          names += ", ... (" + std::to_string(a.clips.size()) + " in all)";
+          break;
+        }
         names += (names.empty() ? "" : ", ") + ticked(c.name);
+      }
       return names.empty() ? std::string("none") : names;
     };
     if (!a.clip.empty() && !clip_index.count(a.clip)) {

@@ -153,6 +153,26 @@ TEST(SceneLimits, SpriteClipsListingMoreFramesInAllThanTheLimitAreRefused) {
   EXPECT_TRUE(has(r, "E0135", 7, 19)) << all(r);
 }
 
+TEST(SceneLimits, EventsNamingAnUnknownSpriteClipListAFewClipsNotAll) {
+  // 1000 clips and 1000 events naming none of them: each message lists 16 clips, not 1000
+  // (which made the messages quadratic in the scene).
+  std::string s = "grid = [2, 1]\nevents = [";
+  for (int i = 0; i < 1000; ++i) {
+    s += (i ? ", " : "") + std::string("{ name = \"e\", clip = \"nope\", frame = 0 }");
+  }
+  s += "]\n";
+  for (int i = 0; i < 1000; ++i) {
+    s += "[object.animation.clips.clip" + std::to_string(i) + "]\nfrom = 0\nto = 1\n";
+  }
+  const Read r = read(sprite(s));
+  ASSERT_EQ(count(r, "E0131"), 1000) << all(r).substr(0, 1000);
+  for (const Diagnostic& d : r.diagnostics) {
+    ASSERT_LT(d.message.size(), 600u) << d.message.substr(0, 600);
+  }
+  EXPECT_NE(r.diagnostics.front().message.find("(1000 in all)"), std::string::npos)
+      << r.diagnostics.front().message;
+}
+
 TEST(SceneLimits, HugeUnknownKeyGetsAShortMessageAndNoSuggestion) {
   const std::string key(200000, 'f');
   const Read r = read("format = 1\n" + key + " = 1\n");
