@@ -25,10 +25,16 @@ PngImage decode_png(std::span<const uint8_t> bytes) {
     img.error = std::string("truncated or corrupt PNG: ") + stbi_failure_reason();
     return img;
   }
-  if (w <= 0 || h <= 0 || static_cast<uint32_t>(w) > kMaxAtlasSide ||
-      static_cast<uint32_t>(h) > kMaxAtlasSide) {
+  if (w <= 0 || h <= 0) {
+    img.error = "the PNG is " + std::to_string(w) + "x" + std::to_string(h) + " pixels";
+    return img;
+  }
+  if (static_cast<uint32_t>(w) > kMaxAtlasSide || static_cast<uint32_t>(h) > kMaxAtlasSide ||
+      uint64_t(uint32_t(w)) * uint32_t(h) > kMaxAtlasPixels) {
     img.error = "the PNG is " + std::to_string(w) + "x" + std::to_string(h) +
-                " pixels; atlases may be at most " + std::to_string(kMaxAtlasSide) + " on a side";
+                " pixels; an atlas may be at most " + std::to_string(kMaxAtlasSide) +
+                " on a side and " + std::to_string(kMaxAtlasPixels) + " pixels in all";
+    img.too_large = true;
     return img;
   }
   stbi_uc* pixels = stbi_load_from_memory(bytes.data(), len, &w, &h, &channels, 4);

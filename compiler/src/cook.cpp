@@ -1,6 +1,7 @@
 #include "animpack/compiler/cook.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -10,6 +11,9 @@
 #include "animpack/compiler/gltf_reader.h"
 #include "animpack/compiler/import_gltf.h"
 #include "animpack/compiler/scene.h"
+#include "animpack/pack.h"
+#include "animpack/scene_player.h"
+#include "animpack/skinning.h"
 
 namespace animpack {
 namespace {
@@ -54,6 +58,7 @@ class Cooker {
 
   void load_mesh(const SceneMesh& mesh) {
     if (mesh.name.empty() || mesh.file.empty() || meshes_.count(mesh.name)) return;
+    if (contents_reported_) return;  // the pack is over its limit: load no more
     LoadedMesh& loaded = meshes_[mesh.name];
     const fs::path path = scene_.folder / mesh.file;
     const std::string shown = path.string();
@@ -93,6 +98,7 @@ class Cooker {
       note(mesh, shown, errors, "cannot be imported");
       return;
     }
+    if (!add_contents(model_bytes(model), mesh.file_pos, "mesh " + quote(mesh.name))) return;
     if (model.rig) {
       loaded.pack_rig = static_cast<int>(out_.pack.rigs.size());
       out_.pack.rigs.push_back(std::move(*model.rig));
@@ -100,6 +106,40 @@ class Cooker {
     model.mesh.rig = loaded.pack_rig;
     loaded.pack_mesh = static_cast<int>(out_.pack.meshes.size());
     out_.pack.meshes.push_back(std::move(model.mesh));
+  }
+
+  // What a model adds to the pack, roughly: vertex streams and indices, joints, keys.
+  static uint64_t model_bytes(const ImportedModel& model) {
+    uint64_t bytes = 0;
+    for (const CookedPart& p : model.mesh.parts) {
+      bytes += p.positions.size() * sizeof(Vec3) + p.normals.size() * sizeof(Vec3) +
+               p.tangents.size() * sizeof(Vec4) + p.joints.size() * sizeof(JointIndices) +
+               p.weights.size() * sizeof(Vec4) + p.indices.size() * sizeof(uint32_t) +
+               p.source_vertices.size() * sizeof(uint32_t);
+    }
+    if (model.rig) {
+      bytes += static_cast<uint64_t>(model.rig->rig.skeleton().joint_count()) * 256;
+      for (const Clip& c : model.rig->rig.clips()) {
+        for (const Channel& ch : c.channels()) {
+          bytes += (ch.times.size() + ch.values.size()) * sizeof(float);
+        }
+      }
+    }
+    return bytes;
+  }
+
+  // Counts what the pack will hold; E0210 at `pos` (once) when it passes the limit.
+  bool add_contents(uint64_t bytes, SourcePos pos, const std::string& what) {
+    contents_ += bytes;
+    if (contents_ <= kMaxPackContentBytes) return true;
+    if (!contents_reported_) {
+      contents_reported_ = true;
+      at("E0210", pos,
+         "with " + what + " the pack would hold about " + std::to_string(contents_ >> 20) +
+             " MiB; a pack holds at most " + std::to_string(kMaxPackContentBytes >> 20) +
+             " MiB (docs/scene-format.md, limits)");
+    }
+    return false;
   }
 
   // A glTF problem in its own file: E0201 (error) or W0301 (warning), "pointer: message
@@ -129,9 +169,21 @@ class Cooker {
     if (rig) {
       if (Result<uint16_t> c = rig->find_clip(clip)) return *c;
     }
+    // At most a few names, each cut short: a message per bad event must not repeat every
+    // clip name of a large file.
     std::string known;
     if (rig) {
-      for (const Clip& c : rig->clips()) known += (known.empty() ? "" : ", ") + c.name();
+      constexpr size_t kListed = 16, kNameChars = 64;
+      size_t listed = 0;
+      for (const Clip& c : rig->clips()) {
+        if (listed++ == kListed) {
+          known += ", ... (" + std::to_string(rig->clips().size()) + " in all)";
+          break;
+        }
+        const std::string_view name = c.name();
+        known += (known.empty() ? "" : ", ") + std::string(name.substr(0, kNameChars)) +
+                 (name.size() > kNameChars ? "..." : "");
+      }
     }
     at(code, pos,
        "mesh " + object.mesh + " has no clip " + clip +
@@ -195,15 +247,29 @@ class Cooker {
     }
   }
 
+  // An atlas file, read and decoded once however many objects show it.
+  struct LoadedAtlas {
+    PngImage png;    // rgba moves into the first sheet that uses it
+    int sheet = -1;  // that sheet, whose pixels later sheets share
+  };
+
+  LoadedAtlas& load_atlas(const fs::path& path) {
+    const std::string key = path.lexically_normal().string();
+    auto it = atlases_.find(key);
+    if (it == atlases_.end()) it = atlases_.emplace(key, LoadedAtlas{read_png(path), -1}).first;
+    return it->second;
+  }
+
   bool cook_sprite(const SceneAnimation& a, CookedAnimation& out) {
-    // No atlas path: the scene reader refused it (E0107, E0108, E0109) and there is no file
-    // to read (the scene's folder itself must not be read as one).
-    if (a.atlas.empty()) return false;
+    if (a.atlas.empty()) return false;     // the scene reader reported it (not the folder itself)
+    if (contents_reported_) return false;  // the pack is over its limit: build no more
     const fs::path path = scene_.folder / a.atlas;
     out_.inputs.push_back(path);
-    PngImage png = read_png(path);
+    LoadedAtlas& loaded = load_atlas(path);
+    const PngImage& png = loaded.png;
     if (!png.error.empty()) {
-      at("E0205", a.atlas_pos, "atlas " + quote(a.atlas) + ": " + png.error);
+      at(png.too_large ? "E0210" : "E0205", a.atlas_pos,
+         "atlas " + quote(a.atlas) + ": " + png.error);
       return false;
     }
     const Size image{png.width, png.height};
@@ -299,13 +365,61 @@ class Cooker {
       if (!c) return false;  // the scene reader reported the unknown sprite clip
       out.clip = *c;
     }
+    // The same atlas cut and clipped the same way (objects showing one sprite) is one
+    // sheet; another cut of a loaded atlas shares its pixels.
+    std::string key = sheet_key(a.atlas, *sheet);
+    if (auto it = sheets_.find(key); it != sheets_.end()) {
+      out.sprite_sheet = it->second;
+      return true;
+    }
+    uint64_t bytes = uint64_t{atlas->frame_count()} * sizeof(PixelRect);
+    for (const SpriteClip& c : sheet->clips()) bytes += c.frames().size() * sizeof(uint32_t) + 64;
+    if (loaded.sheet < 0) bytes += uint64_t{png.width} * png.height * 4;
+    if (!add_contents(bytes, a.atlas_pos, "atlas " + a.atlas)) return false;
     out.sprite_sheet = static_cast<int>(out_.pack.sheets.size());
     CookedSheet cooked;
     cooked.source_file = pack_source_name(scene_.folder, a.atlas);
     cooked.sheet = std::move(*sheet);
-    cooked.rgba = std::move(png.rgba);
+    if (loaded.sheet < 0) {
+      cooked.rgba = std::move(loaded.png.rgba);
+      loaded.sheet = out.sprite_sheet;
+    } else {
+      cooked.pixels_of = loaded.sheet;
+    }
     out_.pack.sheets.push_back(std::move(cooked));
+    sheets_.emplace(std::move(key), out.sprite_sheet);
     return true;
+  }
+
+  // Everything a sheet writes but its pixels, as bytes: equal keys make equal sheets.
+  static std::string sheet_key(const std::string& file, const SpriteSheet& sheet) {
+    std::string key = file;
+    key += '\0';
+    const auto put = [&key](const void* p, size_t n) {
+      key.append(static_cast<const char*>(p), n);
+    };
+    const auto put_string = [&](const std::string& text) {
+      const uint64_t n = text.size();
+      put(&n, sizeof n);
+      key += text;
+    };
+    for (const PixelRect& r : sheet.atlas().frames()) put(&r, sizeof r);
+    for (const SpriteClip& c : sheet.clips()) {
+      put_string(c.name());
+      const uint64_t n = c.frames().size();
+      put(&n, sizeof n);
+      put(c.frames().data(), c.frames().size() * sizeof(uint32_t));
+      const float fps = c.fps();
+      const Playback playback = c.playback();
+      put(&fps, sizeof fps);
+      put(&playback, sizeof playback);
+      for (const FrameEvent& e : c.events()) {
+        put_string(e.name);
+        put(&e.frame, sizeof e.frame);
+      }
+      key += '\1';
+    }
+    return key;
   }
 
   DiagnosticSink& sink_;
@@ -313,6 +427,10 @@ class Cooker {
   std::string file_;
   CookOutput out_;
   std::map<std::string, LoadedMesh, std::less<>> meshes_;
+  std::map<std::string, LoadedAtlas> atlases_;  // by normal path
+  std::map<std::string, int> sheets_;           // sheet_key -> pack sheet
+  uint64_t contents_ = 0;                       // estimated pack bytes so far
+  bool contents_reported_ = false;
 };
 
 // Make's and Ninja's depfile escaping of one path: '\' before a space, tab, '#' and ':'
@@ -361,6 +479,73 @@ CookOutput cook_scene(const fs::path& scene_file, DiagnosticSink& sink) {
   out.inputs.push_back(scene_file);
   sink.report("E0003", scene_file.string(), 0, 0, std::string(what) + detail);
   return out;
+}
+
+bool verify_pack(std::span<const uint8_t> bytes, const fs::path& scene_file, DiagnosticSink& sink) {
+  const auto fail = [&](const std::string& what) {
+    sink.report("E0901", scene_file.string(), 0, 0,
+                "internal error: the cooked pack " + what +
+                    "; nothing was written (a cooker bug: please report it with this scene)");
+    return false;
+  };
+  Result<Pack> pack = Pack::from_bytes(bytes);
+  if (!pack) return fail(std::string("does not open: ") + pack.error().message());
+  for (int p = 0; p < static_cast<int>(pack->parts().size()); ++p) {
+    if (Result<PartStreams> s = pack->part_streams(p); !s) {
+      return fail(std::string("does not decode: ") + s.error().message());
+    }
+  }
+  for (int s = 0; s < static_cast<int>(pack->sprite_sheets().size()); ++s) {
+    if (Result<std::span<const uint8_t>> px = pack->sprite_pixels(s); !px) {
+      return fail(std::string("does not decode: ") + px.error().message());
+    }
+  }
+  Result<ScenePlayer> player = ScenePlayer::create(&*pack, 60);
+  if (!player) return fail(std::string("does not play: ") + player.error().message());
+  // Each tick: every palette finite, and every vertex placed by it (as `pose` does).
+  constexpr int kTicks = 4;
+  std::vector<Vec3> moved;
+  const auto finite = [](const float* f, size_t n) {
+    return std::all_of(f, f + n, [](float x) { return std::isfinite(x); });
+  };
+  for (int t = 0; t < kTicks; ++t) {
+    player->step();
+    for (uint32_t o = 0; o < pack->objects().size(); ++o) {
+      const ObjectInfo& object = pack->objects()[o];
+      const std::string where =
+          " (object " + std::string(object.name) + ", tick " + std::to_string(t + 1) + ")";
+      const std::span<const Mat4> palette = player->palette(ObjectId{o});
+      for (const Mat4& m : palette) {
+        if (!finite(m.m, 16)) return fail("plays to a non-finite pose" + where);
+      }
+      if (object.mesh < 0 || palette.empty()) continue;
+      const MeshInfo& mesh = pack->meshes()[static_cast<size_t>(object.mesh)];
+      for (int p = mesh.first_part; p < mesh.first_part + mesh.part_count; ++p) {
+        const PartInfo& part = pack->parts()[static_cast<size_t>(p)];
+        const Result<PartStreams> s = pack->part_streams(p);
+        if (!s) return fail(std::string("does not decode: ") + s.error().message());
+        moved.resize(s->positions.size());
+        if (part.skinned) {
+          if (!skin({s->positions, {}, {}, s->joints, s->weights}, palette, {moved, {}, {}})) {
+            return fail("does not skin" + where);
+          }
+        } else if (part.joint >= 0 && static_cast<size_t>(part.joint) < palette.size()) {
+          for (size_t v = 0; v < moved.size(); ++v) {
+            moved[v] = transform_point(palette[static_cast<size_t>(part.joint)], s->positions[v]);
+          }
+        } else {
+          continue;
+        }
+        const bool vertices_finite = std::all_of(moved.begin(), moved.end(), [](const Vec3& v) {
+          return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+        });
+        if (!vertices_finite) {
+          return fail("plays to a non-finite vertex" + where);
+        }
+      }
+    }
+  }
+  return true;
 }
 
 std::string pack_source_name(const fs::path& scene_folder, const std::string& file) {

@@ -1881,6 +1881,44 @@ std::vector<bool> nodes_on_cycles(const std::vector<GltfNode>& nodes) {
   return on_cycle;
 }
 
+// NODE_HIERARCHY_TOO_DEEP at the first node more than kGltfMaxNodeDepth levels below its
+// root. Depths are memoised along each walk up, so the check is linear in the nodes;
+// nodes on or under a loop (reported as NODE_LOOP) have none.
+void check_depth(Reader& r, const std::vector<bool>& on_cycle) {
+  const std::vector<GltfNode>& nodes = r.doc.nodes;
+  constexpr int64_t kUnknown = -1, kUnderLoop = -2;
+  std::vector<int64_t> depth(nodes.size(), kUnknown);
+  std::vector<size_t> path;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    path.clear();
+    int64_t base = -1;  // the depth of the node above the path (-1: above a root)
+    for (int v = static_cast<int>(i); v >= 0; v = nodes[static_cast<size_t>(v)].parent) {
+      const size_t u = static_cast<size_t>(v);
+      if (depth[u] != kUnknown) {
+        base = depth[u];
+        break;
+      }
+      if (on_cycle[u]) {
+        base = kUnderLoop;
+        break;
+      }
+      depth[u] = kUnderLoop;  // until set below; a loop not marked stops here too
+      path.push_back(u);
+    }
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      depth[*it] = base == kUnderLoop ? kUnderLoop : ++base;
+    }
+  }
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (depth[i] > static_cast<int64_t>(kGltfMaxNodeDepth)) {
+      r.issues.error(idx("/nodes", i), "NODE_HIERARCHY_TOO_DEEP",
+                     "Node is " + std::to_string(depth[i]) + " levels below its root; at most " +
+                         std::to_string(kGltfMaxNodeDepth) + " are taken.");
+      return;
+    }
+  }
+}
+
 void read_nodes(Reader& r) {
   const json* array = top_array(r, "nodes");
   if (!array) return;
@@ -1918,6 +1956,7 @@ void read_nodes(Reader& r) {
       r.issues.error(idx("/nodes", i), "NODE_LOOP", "Node is a part of a node loop.");
     }
   }
+  check_depth(r, on_cycle);
 
   // A skin needs a skinned mesh and vice versa.
   for (size_t i = 0; i < nodes.size(); ++i) {
@@ -1945,8 +1984,11 @@ std::vector<bool> common_roots(const std::vector<GltfNode>& nodes, const std::ve
   for (size_t j = 0; j < joints.size(); ++j) {
     if (joints[j] < 0) continue;
     ++valid_joints;
-    // Walk up; seen_by stops the walk on a cycle.
-    for (int v = joints[j]; v >= 0 && seen_by[static_cast<size_t>(v)] != j;
+    // Walk up; seen_by stops the walk on a cycle, and the depth limit (a deeper hierarchy
+    // is an error, NODE_HIERARCHY_TOO_DEEP) keeps the walks linear in the joints.
+    size_t steps = 0;
+    for (int v = joints[j];
+         v >= 0 && seen_by[static_cast<size_t>(v)] != j && steps++ <= kGltfMaxNodeDepth;
          v = nodes[static_cast<size_t>(v)].parent) {
       seen_by[static_cast<size_t>(v)] = static_cast<uint32_t>(j);
       ++hits[static_cast<size_t>(v)];
@@ -1969,6 +2011,12 @@ void read_skin(Reader& r, const json& obj, const std::string& at, GltfSkin* out)
       get_index(r.issues, obj, at, "inverseBindMatrices", r.doc.accessors.size(), Need::kOptional);
   if (!joints) return;
   const size_t joint_count = joints->size();
+  if (joint_count > kGltfMaxSkinJoints) {
+    r.issues.error(ptr(at, "joints"), "SKIN_TOO_MANY_JOINTS",
+                   "The skin has " + std::to_string(joint_count) + " joints; at most " +
+                       std::to_string(kGltfMaxSkinJoints) + " are taken.");
+    return;
+  }
 
   // Joints without a common root are only a warning: glTF 2.0.1 does not require one and
   // the Asset Generator's positive Animation_Skin_06 has two root joints; a rig then has
@@ -2480,6 +2528,12 @@ void read_animation(Reader& r, const json& obj, const std::string& at, GltfAnima
 void read_animations(Reader& r) {
   const json* array = top_array(r, "animations");
   if (!array) return;
+  if (array->size() > kGltfMaxAnimations) {
+    r.issues.error("/animations", "ANIMATIONS_TOO_MANY",
+                   "The file has " + std::to_string(array->size()) + " animations; at most " +
+                       std::to_string(kGltfMaxAnimations) + " are taken.");
+    return;
+  }
   r.doc.animations.resize(array->size());
   for (size_t i = 0; i < array->size(); ++i) {
     const std::string at = idx("/animations", i);

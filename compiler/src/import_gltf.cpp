@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <set>
 #include <string>
 #include <utility>
@@ -215,7 +217,15 @@ class Importer {
       build_node_joints();
       have_rig = true;
     }
+    if (have_rig && joints_.size() > kGltfMaxSkinJoints) {
+      issues_.error(skin_ >= 0 ? idx("/skins", static_cast<size_t>(skin_)) : "/nodes",
+                    "RIG_TOO_MANY_JOINTS",
+                    "The rig has " + std::to_string(joints_.size()) + " joints; at most " +
+                        std::to_string(kGltfMaxSkinJoints) + " are taken.");
+      return;
+    }
     build_parts();
+    check_finite();
     std::vector<Clip> clips = build_clips();
     if (!have_rig || !out_->ok()) return;
 
@@ -258,6 +268,86 @@ class Importer {
     return s >= 0 && static_cast<size_t>(s) < doc_.skins.size()
                ? &doc_.skins[static_cast<size_t>(s)]
                : nullptr;
+  }
+
+  // VALUE_NOT_FINITE for what the pack would get from overflowing arithmetic (glTF's
+  // values are finite, their products need not be): world matrices at rest, rest poses,
+  // inverse binds and rest palettes of the joints, vertices placed in model space.
+  void check_finite() {
+    for (int n : walk_.order) {
+      if (!finite(world(n))) {
+        issues_.error(idx("/nodes", static_cast<size_t>(n)), "VALUE_NOT_FINITE",
+                      "The node's world matrix at rest is not finite (its transform or its "
+                      "ancestors' overflow a float).");
+        break;
+      }
+    }
+    for (size_t j = 0; j < joints_.size(); ++j) {
+      const size_t n = static_cast<size_t>(joint_nodes_[j]);
+      const bool bind_ok = j >= inverse_binds_.size() || finite(inverse_binds_[j]);
+      const bool palette_ok = j >= inverse_binds_.size() ||
+                              finite(mul_affine(world(joint_nodes_[j]), inverse_binds_[j]));
+      if (!finite(joints_[j].rest) || !bind_ok || !palette_ok) {
+        issues_.error(skin_ >= 0 && !bind_ok
+                          ? idx("/skins", static_cast<size_t>(skin_)) + "/inverseBindMatrices"
+                          : idx("/nodes", n),
+                      "VALUE_NOT_FINITE",
+                      std::string("Joint ") + std::to_string(j) + "'s " +
+                          (!finite(joints_[j].rest) ? "rest pose"
+                           : !bind_ok               ? "inverse bind matrix"
+                                                    : "rest palette (world x inverse bind)") +
+                          " is not finite.");
+        break;
+      }
+    }
+    // The rest palette, for the vertices as the runtime places them at rest.
+    std::vector<Mat4> palette(joints_.size());
+    for (size_t j = 0; j < joints_.size(); ++j) {
+      palette[j] = j < inverse_binds_.size() ? mul_affine(world(joint_nodes_[j]), inverse_binds_[j])
+                                             : world(joint_nodes_[j]);
+    }
+    const auto placed_finite = [&palette](const CookedPart& part, size_t v) {
+      if (!part.joints.empty() && v < part.weights.size()) {
+        const float w[4] = {part.weights[v].x, part.weights[v].y, part.weights[v].z,
+                            part.weights[v].w};
+        Vec3 sum{0, 0, 0};
+        for (int k = 0; k < 4; ++k) {
+          const size_t j = part.joints[v].j[k];
+          if (w[k] == 0.0f || j >= palette.size()) continue;
+          const Vec3 p = transform_point(palette[j], part.positions[v]);
+          sum = Vec3{sum.x + w[k] * p.x, sum.y + w[k] * p.y, sum.z + w[k] * p.z};
+        }
+        return finite(sum);
+      }
+      if (part.joint >= 0 && static_cast<size_t>(part.joint) < palette.size()) {
+        return finite(transform_point(palette[static_cast<size_t>(part.joint)], part.positions[v]));
+      }
+      return true;
+    };
+    for (const CookedPart& part : out_->mesh.parts) {
+      bool ok = std::all_of(part.positions.begin(), part.positions.end(),
+                            [](const Vec3& v) { return finite(v); }) &&
+                std::all_of(part.normals.begin(), part.normals.end(),
+                            [](const Vec3& v) { return finite(v); });
+      for (size_t v = 0; ok && v < part.positions.size(); ++v) ok = placed_finite(part, v);
+      if (!ok) {
+        issues_.error(primitive_pointer(static_cast<size_t>(part.source_mesh),
+                                        static_cast<size_t>(part.source_primitive)),
+                      "VALUE_NOT_FINITE",
+                      "A vertex of the primitive is not finite once placed in the model's space "
+                      "(at rest, skinned or carried by its joint).");
+        break;
+      }
+    }
+  }
+
+  // Every float of a plain struct of floats (Vec3, Trs, Mat4) is finite.
+  template <typename T>
+  static bool finite(const T& value) {
+    static_assert(sizeof(T) % sizeof(float) == 0);
+    float f[sizeof(T) / sizeof(float)];
+    std::memcpy(f, &value, sizeof f);
+    return std::all_of(std::begin(f), std::end(f), [](float x) { return std::isfinite(x); });
   }
 
   // "A scene mesh holds one skin": finds the skin the scene's skinned nodes use.

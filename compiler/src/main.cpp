@@ -284,6 +284,12 @@ int cook_or_check_inner(int argc, char** argv, bool cook, Options& o) {
     return kExitUsage;
   }
   const std::vector<uint8_t> bytes = write_pack(out.pack, {o.compress});
+  // Every pack cook writes opens and plays; one that does not is a cooker bug (E0901).
+  if (DiagnosticSink verify; !verify_pack(bytes, scene, verify)) {
+    print_diagnostics(verify, o.format);
+    std::fprintf(stderr, "animpack: %s: internal error; no pack written\n", scene.string().c_str());
+    return kExitErrors;
+  }
   if (std::string err = write_outputs(o, bytes, dep); !err.empty()) {
     std::fprintf(stderr, "animpack: %s\n", err.c_str());
     return kExitUsage;

@@ -136,7 +136,10 @@ flatbuffers::Offset<fb::Mesh> write_mesh(Builder& b, const CookedMesh& in,
   return fb::CreateMesh(b, name, file, p, in.rig);
 }
 
+// `*pixels` is the blob of an earlier sheet with the same atlas (CookedSheet::pixels_of),
+// or null to write this sheet's own (then it is set to the blob written).
 flatbuffers::Offset<fb::SpriteSheet> write_sheet(Builder& b, const CookedSheet& in,
+                                                 flatbuffers::Offset<fb::Blob>* pixels,
                                                  const PackWriteOptions& options) {
   const Atlas& atlas = in.sheet.atlas();
   std::vector<fb::PixelRect> frames;
@@ -153,11 +156,11 @@ flatbuffers::Offset<fb::SpriteSheet> write_sheet(Builder& b, const CookedSheet& 
     clips.push_back(
         fb::CreateSpriteClip(b, name, f, c.fps(), static_cast<fb::Playback>(c.playback()), ev));
   }
-  const auto pixels = make_stream(b, in.rgba, options);
+  if (pixels->IsNull()) *pixels = make_stream(b, in.rgba, options);
   const auto file = b.CreateString(in.source_file);
   const auto f = b.CreateVectorOfStructs(frames);
   const auto c = b.CreateVector(clips);
-  return fb::CreateSpriteSheet(b, file, atlas.size().width, atlas.size().height, f, c, pixels);
+  return fb::CreateSpriteSheet(b, file, atlas.size().width, atlas.size().height, f, c, *pixels);
 }
 
 flatbuffers::Offset<fb::Object> write_object(Builder& b, const CookedObject& in) {
@@ -195,7 +198,16 @@ std::vector<uint8_t> write_pack(const CookedPack& pack, const PackWriteOptions& 
   std::vector<flatbuffers::Offset<fb::Rig>> rigs;
   for (const CookedRig& r : pack.rigs) rigs.push_back(write_rig(b, r));
   std::vector<flatbuffers::Offset<fb::SpriteSheet>> sheets;
-  for (const CookedSheet& s : pack.sheets) sheets.push_back(write_sheet(b, s, options));
+  std::vector<flatbuffers::Offset<fb::Blob>> pixels;  // per sheet: its pixels' blob
+  for (const CookedSheet& s : pack.sheets) {
+    // A sheet sharing an earlier sheet's atlas points at the same blob: one copy of the
+    // pixels however many objects show the atlas.
+    const bool shared = s.pixels_of >= 0 && static_cast<size_t>(s.pixels_of) < pixels.size();
+    flatbuffers::Offset<fb::Blob> blob =
+        shared ? pixels[static_cast<size_t>(s.pixels_of)] : flatbuffers::Offset<fb::Blob>();
+    sheets.push_back(write_sheet(b, s, &blob, options));
+    pixels.push_back(blob);
+  }
   std::vector<flatbuffers::Offset<fb::Object>> objects;
   for (const CookedObject& o : pack.objects) objects.push_back(write_object(b, o));
   const auto m = b.CreateVector(meshes);

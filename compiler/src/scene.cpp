@@ -11,6 +11,8 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <fstream>
 #include <iterator>
 #include <map>
 #include <span>
@@ -77,31 +79,50 @@ const char* kind_name(const toml::node& node) {
   return "nothing";
 }
 
-// Optimal string alignment distance (Levenshtein plus adjacent transpositions).
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
-  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+// Optimal string alignment distance (Levenshtein plus adjacent transpositions), bounded:
+// any distance above `limit` comes back as limit + 1, found early (the length difference,
+// or a row of the table whose every cell is past the limit). Cost O(|a| * |b|) at worst,
+// and callers keep both short (kMaxSuggestedNameLength).
+size_t edit_distance(std::string_view a, std::string_view b, size_t limit) {
+  const size_t gap = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+  constexpr size_t kColumns = kMaxSuggestedNameLength + 4;
+  if (gap > limit || b.size() >= kColumns) return limit + 1;
+  // Three rows of the table, on the stack: i - 2, i - 1 and i.
+  std::array<size_t, kColumns> rows[3];
+  size_t* before_prev = rows[0].data();
+  size_t* prev = rows[1].data();
+  size_t* row = rows[2].data();
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
+    row[0] = i;
+    size_t row_min = row[0];
     for (size_t j = 1; j <= b.size(); ++j) {
       const size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      row[j] = std::min({prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        row[j] = std::min(row[j], before_prev[j - 2] + 1);
       }
+      row_min = std::min(row_min, row[j]);
     }
+    if (row_min > limit) return limit + 1;
+    std::swap(before_prev, prev);
+    std::swap(prev, row);
   }
-  return d[a.size()][b.size()];
+  return std::min(prev[b.size()], limit + 1);
 }
 
+// How far a word may be from a candidate to be taken for its misspelling.
+size_t suggestion_limit(std::string_view word) { return word.size() >= 8 ? 2 : 1; }
+
 // The candidate closest to `word` within a small edit distance (a likely misspelling),
-// or "" when none is that close.
+// or "" when none is that close or the word is too long to be a misspelt key or name.
 std::string_view closest(std::string_view word, std::span<const std::string_view> candidates) {
-  const size_t limit = word.size() >= 8 ? 2 : 1;
+  if (word.size() > kMaxSuggestedNameLength) return {};
+  const size_t limit = suggestion_limit(word);
   std::string_view best;
   size_t best_distance = limit + 1;
   for (std::string_view candidate : candidates) {
-    const size_t distance = edit_distance(word, candidate);
+    const size_t distance = edit_distance(word, candidate, limit);
     if (distance < best_distance) {
       best = candidate;
       best_distance = distance;
@@ -113,6 +134,13 @@ std::string_view closest(std::string_view word, std::span<const std::string_view
 std::string_view closest(std::string_view word,
                          std::initializer_list<std::string_view> candidates) {
   return closest(word, std::span<const std::string_view>(candidates.begin(), candidates.size()));
+}
+
+// A number for a message, as %g prints it.
+std::string number(float value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", static_cast<double>(value));
+  return text;
 }
 
 // "; did you mean `x`?", or "" for no candidate.
@@ -136,7 +164,16 @@ class Misspelt {
   std::vector<std::string_view> keys_;
 };
 
-std::string ticked(std::string_view text) { return "`" + std::string(text) + "`"; }
+// A key or name in backticks for a message; a very long one (pasted data, a fuzzer's key)
+// is cut at a UTF-8 boundary with its length, so that messages stay a line.
+std::string ticked(std::string_view text) {
+  constexpr size_t kShown = 200;
+  if (text.size() <= kShown) return "`" + std::string(text) + "`";
+  size_t cut = kShown;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return "`" + std::string(text.substr(0, cut)) + "...` (" + std::to_string(text.size()) +
+         " bytes)";
+}
 
 bool is_absolute_path(std::string_view path) {
   if (!path.empty() && (path[0] == '/' || path[0] == '\\')) return true;
@@ -197,8 +234,18 @@ class Reader {
                      "]]), not " + kind_name(*e.node));
           continue;
         }
+        const bool is_mesh = e.key == "mesh";
+        const size_t limit = is_mesh ? kMaxSceneMeshes : kMaxSceneObjects;
+        size_t count = 0;
         for (const toml::node& element : *array) {
           const SourcePos pos = to_pos(element.source().begin);
+          if (count++ == limit) {
+            report("E0135", pos,
+                   "the scene has more than " + std::to_string(limit) + " [[" + std::string(e.key) +
+                       "]] tables; a scene takes at most " + std::to_string(limit) +
+                       " (docs/scene-format.md, limits)");
+            break;
+          }
           const toml::table* table = element.as_table();
           if (table == nullptr) {
             report(
@@ -206,7 +253,7 @@ class Reader {
                 "an element of " + ticked(e.key) + " must be a table, not " + kind_name(element));
             continue;
           }
-          if (e.key == "mesh") {
+          if (is_mesh) {
             scene->meshes.push_back(read_mesh(*table, pos));
           } else {
             scene->objects.push_back(read_object(*table, pos));
@@ -235,6 +282,16 @@ class Reader {
     misspelt->add(close);
     report("E0101", e.pos,
            "unknown key " + ticked(e.key) + " in " + std::string(where) + did_you_mean(close));
+  }
+
+  // E0135 when an array or table has more than `limit` entries.
+  bool over_limit(size_t size, size_t limit, std::string_view key, std::string_view what,
+                  SourcePos at) {
+    if (size <= limit) return false;
+    report("E0135", at,
+           std::string(key) + " has " + std::to_string(size) + " " + std::string(what) +
+               "; it takes at most " + std::to_string(limit) + " (docs/scene-format.md, limits)");
+    return true;
   }
 
   // --- Values. Each getter reports a wrong kind or range at `at` and returns false. ---
@@ -522,6 +579,10 @@ class Reader {
         if (get_float(node, "`speed`", e.pos, &speed)) {
           if (speed < 0) {
             report("E0114", e.pos, "`speed` must be 0 or more");
+          } else if (speed > kMaxSpeed) {
+            report("E0135", e.pos,
+                   "`speed` " + number(speed) + " is over the limit of " + number(kMaxSpeed) +
+                       " (docs/scene-format.md, limits)");
           } else {
             a.speed = speed;
           }
@@ -532,6 +593,10 @@ class Reader {
         if (get_float(node, "`start`", e.pos, &start)) {
           if (start < 0) {
             report("E0115", e.pos, "`start` (seconds into the clip) must be 0 or more");
+          } else if (start > kMaxStart) {
+            report("E0135", e.pos,
+                   "`start` " + number(start) + " s is over the limit of " + number(kMaxStart) +
+                       " s (docs/scene-format.md, limits)");
           } else {
             a.start = start;
           }
@@ -568,6 +633,10 @@ class Reader {
         if (get_float(node, "`fps`", e.pos, &fps)) {
           if (fps <= 0) {
             report("E0126", e.pos, "`fps` must be greater than 0");
+          } else if (fps < kMinSpriteFps || fps > kMaxSpriteFps) {
+            report("E0135", e.pos,
+                   "`fps` " + number(fps) + " is outside the limits of " + number(kMinSpriteFps) +
+                       " to " + number(kMaxSpriteFps) + " (docs/scene-format.md, limits)");
           } else {
             a.fps = fps;
           }
@@ -608,12 +677,28 @@ class Reader {
                "`margin` applies to a `grid` only; this atlas is cut by `rects`");
       }
     }
+    int64_t clip_frames = 0;  // what the pack lists: every clip's frames
+    for (size_t i = 0; i < a.clips.size(); ++i) {
+      if (range_ok[i]) clip_frames += int64_t{a.clips[i].to} - a.clips[i].from + 1;
+    }
+    if (clip_frames > kMaxSpriteClipFrames) {
+      report("E0135", a.clips_pos,
+             who + "'s sprite clips list " + std::to_string(clip_frames) +
+                 " frames in all; an animation takes at most " +
+                 std::to_string(kMaxSpriteClipFrames) + " (docs/scene-format.md, limits)");
+    }
     std::map<std::string_view, size_t> clip_index;
     for (size_t i = 0; i < a.clips.size(); ++i) clip_index.emplace(a.clips[i].name, i);
-    const auto clip_names = [&a] {
+    const auto clip_names = [&a] {  // at most 16, so that messages stay short
       std::string names;
-      for (const SceneSpriteClip& c : a.clips)
+      size_t listed = 0;
+      for (const SceneSpriteClip& c : a.clips) {
+        if (listed++ == 16) {
+          names += ", ... (" + std::to_string(a.clips.size()) + " in all)";
+          break;
+        }
         names += (names.empty() ? "" : ", ") + ticked(c.name);
+      }
       return names.empty() ? std::string("none") : names;
     };
     if (!a.clip.empty() && !clip_index.count(a.clip)) {
@@ -662,6 +747,7 @@ class Reader {
       wrong_kind(node, "`events`", at, shape);
       return;
     }
+    if (over_limit(array->size(), kMaxAnimationEvents, "`events`", "events", at)) return;
     for (size_t i = 0; i < array->size(); ++i) {
       const toml::node& element = *array->get(i);
       SceneEvent event;
@@ -743,6 +829,10 @@ class Reader {
       report("E0134", at, "`blend` is empty; give at least one { clip, weight }");
       return;
     }
+    if (over_limit(array->size(), kMaxBlendEntries, "`blend`", "entries (the clips a pack mixes)",
+                   at)) {
+      return;
+    }
     for (size_t i = 0; i < array->size(); ++i) {
       const toml::node& element = *array->get(i);
       SceneBlend blend;
@@ -811,6 +901,14 @@ class Reader {
       }
       *values[i] = value;
     }
+    const int64_t cells = int64_t{grid.columns} * grid.rows;
+    if (cells > kMaxSpriteFrames) {
+      report("E0135", at,
+             "`grid` cuts " + std::to_string(grid.columns) + " x " + std::to_string(grid.rows) +
+                 " = " + std::to_string(cells) + " frames; an atlas takes at most " +
+                 std::to_string(kMaxSpriteFrames) + " (docs/scene-format.md, limits)");
+      return;
+    }
     *out = grid;
   }
 
@@ -822,6 +920,10 @@ class Reader {
     }
     if (array->empty()) {
       report("E0134", at, "`rects` is empty; give at least one [x, y, w, h]");
+      return;
+    }
+    if (over_limit(array->size(), static_cast<size_t>(kMaxSpriteFrames), "`rects`",
+                   "rects (atlas frames)", at)) {
       return;
     }
     for (size_t i = 0; i < array->size(); ++i) {
@@ -867,6 +969,7 @@ class Reader {
       wrong_kind(node, "`clips`", at, "a table of clip tables ([object.animation.clips.NAME])");
       return;
     }
+    if (over_limit(table->size(), kMaxSpriteClips, "`clips`", "sprite clips", at)) return;
     for (const Entry& entry : entries(*table)) {
       SceneSpriteClip clip;
       clip.name = std::string(entry.key);
@@ -900,6 +1003,10 @@ class Reader {
           if (get_float(*e.node, "`fps`", e.pos, &fps)) {
             if (fps <= 0) {
               report("E0126", e.pos, "`fps` must be greater than 0");
+            } else if (fps < kMinSpriteFps || fps > kMaxSpriteFps) {
+              report("E0135", e.pos,
+                     "`fps` " + number(fps) + " is outside the limits of " + number(kMinSpriteFps) +
+                         " to " + number(kMaxSpriteFps) + " (docs/scene-format.md, limits)");
             } else {
               clip.fps = fps;
             }
@@ -945,6 +1052,9 @@ class Reader {
                    std::to_string(it->second->pos.line));
       }
     }
+    std::vector<std::string_view> mesh_names;  // sorted, as the map is
+    for (const auto& [name, mesh] : meshes) mesh_names.push_back(name);
+    size_t suggestion_budget = size_t{1} << 18;
     std::map<std::string_view, const SceneObject*> objects;
     for (const SceneObject& object : scene.objects) {
       if (!object.name.empty() && object.name_pos.known()) {
@@ -956,14 +1066,13 @@ class Reader {
         }
       }
       if (!object.mesh.empty() && !meshes.count(object.mesh)) {
+        // A hint costs one bounded comparison per mesh; past a total budget (a scene of
+        // thousands of objects naming unknown meshes) the errors come without hints.
         std::string hint;
-        size_t best = 3;
-        for (const auto& [name, mesh] : meshes) {
-          const size_t distance = edit_distance(object.mesh, name);
-          if (distance < best && distance <= (object.mesh.size() >= 8 ? 2u : 1u)) {
-            best = distance;
-            hint = "; did you mean " + ticked(name) + "?";
-          }
+        if (mesh_names.size() <= suggestion_budget) {
+          suggestion_budget -= mesh_names.size();
+          const std::string_view close = closest(object.mesh, mesh_names);
+          if (!close.empty()) hint = "; did you mean " + ticked(close) + "?";
         }
         report("E0106", object.mesh_pos,
                "object " + label(object.name, object.pos) + " names mesh " + ticked(object.mesh) +

@@ -10,8 +10,10 @@
 //   stderr); if (!sink.has_errors()) write(animpack::write_pack(out.pack));
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,5 +48,18 @@ std::optional<std::string> make_depfile(const std::filesystem::path& output,
 // scene's folder when it lies inside it, else just its file name. A pack never holds an
 // absolute path, so the same scene cooks to the same bytes wherever it lies.
 std::string pack_source_name(const std::filesystem::path& scene_folder, const std::string& file);
+
+// The cooker's last check, on the pack bytes before they are written: they must open
+// (Pack::from_bytes, every check of Pack::open), decode (every part and sprite sheet)
+// and play (a ScenePlayer stepped a few ticks, with finite palettes and vertices placed
+// by them, as `animpack pose` places them). A pack that fails
+// is a cooker bug (every scene the cooker accepts must make a pack that plays): E0901 at
+// line 0 of `scene_file`, and false. The caller then writes nothing.
+bool verify_pack(std::span<const uint8_t> bytes, const std::filesystem::path& scene_file,
+                 DiagnosticSink& sink);
+
+// Limit on what the pack would hold, estimated from the cooked contents before writing
+// (docs/scene-format.md, limits): vertex streams, pixels (once per distinct atlas), keys.
+inline constexpr uint64_t kMaxPackContentBytes = uint64_t{1} << 30;
 
 }  // namespace animpack

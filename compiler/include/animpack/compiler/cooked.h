@@ -56,7 +56,10 @@ struct CookedMesh {
 struct CookedSheet {
   std::string source_file;  // as the scene names it
   SpriteSheet sheet;
-  std::vector<uint8_t> rgba;
+  std::vector<uint8_t> rgba;  // empty when pixels_of names the sheet holding them
+  // -1, or the index of an earlier sheet of the same atlas file whose pixels this one
+  // shares: the pack stores each distinct atlas once.
+  int pixels_of = -1;
 };
 
 // An event an object's animation puts on one of its clips.

@@ -59,7 +59,8 @@ struct DiagnosticCode {
 
 // Every code, in ascending order. E00xx: files and TOML; E01xx: the scene's structure and
 // values (the scene reader, scene.h); E02xx/W02xx: checks against the assets the scene
-// names (the cooker); W03xx: warnings passed through from other tools.
+// names (the cooker); W03xx: warnings passed through from other tools; E09xx: internal
+// errors (cooker bugs).
 inline constexpr DiagnosticCode kDiagnosticCodes[] = {
     // Files and TOML.
     {"E0001", Severity::kError, "TOML syntax error",
@@ -169,6 +170,13 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "No component of `scale` may be 0. Reported at the element."},
     {"E0134", Severity::kError, "empty array",
      "`blend` and `rects` need at least one entry. Reported at the key."},
+    {"E0135", Severity::kError, "over a scene limit",
+     "A scene may have at most 4096 `[[mesh]]` and 65536 `[[object]]` tables; an animation "
+     "at most 4 `blend` entries (what the runtime mixes), 4096 `events` and 1024 sprite "
+     "clips, a `speed` of at most 1000 and a `start` of at most 1e6 s; a sprite atlas at most "
+     "16384 frames (grid columns x rows, or `rects`), and its "
+     "clips together at most 65536 frames. docs/scene-format.md lists every limit. Reported "
+     "at the key, or at the first table past the limit."},
     // Checks against the assets (the cooker), and two the scene reader can already make.
     {"E0201", Severity::kError, "glTF does not load",
      "The mesh's glTF or GLB file (or a buffer file it names) is missing, is not a regular "
@@ -198,10 +206,22 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
     {"E0209", Severity::kError, "sprite and content both",
      "An object shows a sprite (its animation has an `atlas`) or `content`, not both. The "
      "scene reader checks this. Reported at `content`."},
+    {"E0210", Severity::kError, "asset over a limit",
+     "A sprite atlas is larger than 8192 pixels on a side or 16777216 pixels in all, or what "
+     "the pack would hold (vertex streams, keys, each distinct atlas once) passes 1 GiB. "
+     "Checked before the pixels are decoded or the pack is built. glTF limits (joints, "
+     "hierarchy depth, animations) are E0201 in the glTF file. docs/scene-format.md lists "
+     "every limit. Reported at the `atlas` or mesh `file` that goes over."},
     // Passed through from other tools.
     {"W0301", Severity::kWarning, "glTF warning",
      "A warning from reading a glTF file, passed through with its own message. Reported at "
      "the mesh's `file`."},
+    // Internal errors: a bug in the cooker, never the input's fault.
+    {"E0901", Severity::kError, "internal error: the pack does not open",
+     "Before writing, the cooker opens the pack it built (Pack::open's checks) and plays it "
+     "for a few ticks; a pack that fails is never written. Every scene the cooker accepts "
+     "must make a pack that opens, so this is a cooker bug: please report it with the "
+     "scene. Reported at line 0 of the scene file."},
 };
 
 // The entry of kDiagnosticCodes with this code, or nullptr.

@@ -61,6 +61,11 @@ inline constexpr GltfCodeInfo kGltfIssueCodes[] = {
      "The JSON does not parse (byte offset given), starts with a BOM, or is not an object."},
     {"RESOURCE_LIMIT", "Decoding would exceed the reader's memory budget (kGltfMaxDecodedBytes)."},
     {"INTERNAL_ERROR", "The reader failed unexpectedly; the message says how. Please report it."},
+    {"NODE_HIERARCHY_TOO_DEEP",
+     "A node lies deeper than kGltfMaxNodeDepth (256) below its root; reported once, at the "
+     "first such node."},
+    {"SKIN_TOO_MANY_JOINTS", "A skin lists more than kGltfMaxSkinJoints (1024) joints."},
+    {"ANIMATIONS_TOO_MANY", "The file has more than kGltfMaxAnimations (1024) animations."},
     // GLB container.
     {"GLB_UNEXPECTED_END_OF_HEADER", "The file is shorter than the 12-byte GLB header."},
     {"GLB_INVALID_MAGIC", "The GLB magic is not 'glTF'."},
@@ -196,6 +201,11 @@ bool is_gltf_issue_code(std::string_view code);
 // streams together). A file that needs more is refused with RESOURCE_LIMIT rather than
 // exhausting memory (e.g. an accessor without bufferView claiming 4e9 elements).
 inline constexpr uint64_t kGltfMaxDecodedBytes = uint64_t{1} << 30;
+// Limits on a file's structure (docs/scene-format.md, limits), each an error: they keep
+// every walk of the hierarchy near-linear and every rig one the runtime takes.
+inline constexpr size_t kGltfMaxNodeDepth = 256;    // levels below a root node
+inline constexpr size_t kGltfMaxSkinJoints = 1024;  // joints of one skin
+inline constexpr size_t kGltfMaxAnimations = 1024;  // animations of one file
 
 // accessor.componentType values.
 enum class GltfComponentType : uint16_t {

@@ -107,6 +107,14 @@ inline constexpr GltfCodeInfo kImportIssueCodes[] = {
     {"ANIMATION_DUPLICATE_NAME",
      "An animation has the name of an earlier clip; it is suffixed with _<index> (warning)."},
     {"RIG_INVALID", "The runtime refused the rig (Skeleton::create or Rig::create failed)."},
+    {"RIG_TOO_MANY_JOINTS",
+     "A node rig (an animated file without a skin: every node of the scene is a joint) has "
+     "more than kGltfMaxSkinJoints (1024) joints."},
+    {"VALUE_NOT_FINITE",
+     "A value computed for the pack is nan or inf: a node's world matrix at rest (e.g. "
+     "scales of 1e30 on chained nodes), a joint's rest pose or inverse bind matrix, a joint's "
+     "rest palette matrix, or a vertex placed in model space. Reported once per kind, at the "
+     "first node, skin or primitive."},
 };
 
 // Whether `code` appears in kImportIssueCodes.

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -29,11 +30,27 @@
 #include <string_view>
 #include <vector>
 
+#include "animpack/animator.h"
 #include "animpack/clip.h"
 #include "animpack/compiler/diagnostics.h"
+#include "animpack/limits.h"
 #include "animpack/math.h"
 
 namespace animpack {
+
+// Limits of a scene file (docs/scene-format.md, "Scene and asset limits"). No real game
+// comes near them; they bound the cooker's time and memory and keep every pack it writes
+// one the runtime opens. Each is an E0135 at the key (or the element past the limit).
+inline constexpr size_t kMaxSceneMeshes = 4096;         // [[mesh]] tables
+inline constexpr size_t kMaxSceneObjects = 65536;       // [[object]] tables
+inline constexpr size_t kMaxBlendEntries = kMaxLayers;  // a `blend` (what a pack may hold)
+inline constexpr size_t kMaxAnimationEvents = 4096;     // `events` of one animation
+inline constexpr size_t kMaxSpriteClips = 1024;         // clips of one sprite animation
+inline constexpr int64_t kMaxSpriteFrames = 16384;      // grid columns x rows, or `rects`
+inline constexpr int64_t kMaxSpriteClipFrames = 65536;  // sum of (to - from + 1) over clips
+// An animation's `speed`, `start` and a sprite clip's `fps` are held to the runtime's
+// bounds (animpack/limits.h: kMaxSpeed, kMaxStartSeconds, kMinSpriteFps, kMaxSpriteFps).
+inline constexpr size_t kMaxSuggestedNameLength = 64;  // longer names get no "did you mean"
 
 // A place in the scene file: 1-based line and column (in code points); 0, 0 when absent.
 struct SourcePos {
