@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "kernels.h"
+#include "math_inline.h"
 
 namespace animpack {
 namespace {
@@ -21,10 +22,10 @@ bool valid_start(double s) { return std::isfinite(s) && s >= 0.0; }
 void blend_property(Trs& a, Property p, const Vec4& b, float w) {
   switch (p) {
     case Property::kTranslation:
-      a.translation = lerp(a.translation, Vec3{b.x, b.y, b.z}, w);
+      a.translation = inl::lerp(a.translation, Vec3{b.x, b.y, b.z}, w);
       break;
     case Property::kScale:
-      a.scale = lerp(a.scale, Vec3{b.x, b.y, b.z}, w);
+      a.scale = inl::lerp(a.scale, Vec3{b.x, b.y, b.z}, w);
       break;
     case Property::kRotation:
       a.rotation = kernel::nlerp(a.rotation, Quat{b.x, b.y, b.z, b.w}, w);
