@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "animpack/clip.h"
 #include "animpack/math.h"
 #include "reference.h"
 #include "runtime/golden_run.h"
@@ -53,6 +54,23 @@ TEST(AppFlags, LerpGivesTheRuntimesBits) {
     const Vec3 a = rng.vec3(), b = rng.vec3();
     const float t = rng.next(0, 1);
     differ += !same(lerp(a, b, t), ref_lerp(a, b, t));
+  }
+  EXPECT_EQ(differ, 0) << "of " << kSamples;
+}
+
+// The runtime's own lerp: sampling a LINEAR translation between keys at 0 s and 1 s.
+TEST(AppFlags, LerpMatchesTheRuntimesClipSampling) {
+  Rng rng;
+  int differ = 0;
+  const float times[] = {0.0f, 1.0f};
+  for (int i = 0; i < kSamples; ++i) {
+    const Vec3 a = rng.vec3(), b = rng.vec3();
+    const float t = rng.next(0, 1);
+    const float values[] = {a.x, a.y, a.z, b.x, b.y, b.z};
+    const Channel ch{0, Property::kTranslation, Interpolation::kLinear, times, values};
+    uint32_t cursor = 0;
+    const Vec4 s = sample(ch, t, &cursor);
+    differ += !same(lerp(a, b, t), Vec3{s.x, s.y, s.z});
   }
   EXPECT_EQ(differ, 0) << "of " << kSamples;
 }

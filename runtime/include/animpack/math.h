@@ -8,7 +8,8 @@
 // matrices are column-major (m[col * 4 + row]) and act on column vectors; a TRS
 // transform is T * R * S. Only + - * /, IEEE sqrt and animpack::det functions are
 // used, so results are bit-identical on every IEEE-754 platform (the runtime is built
-// with -ffp-contract=off).
+// with -ffp-contract=off, and every function here is defined in the runtime, none
+// inline: the application's flags never compile this math).
 #pragma once
 
 #include <cstdint>
