@@ -14,7 +14,8 @@ namespace animpack {
 namespace {
 
 TEST(PlayerGolden, TheCommittedPackHashesToTheGoldenValue) {
-  const auto path = std::filesystem::path(ANIMPACK_SOURCE_DIR) / "tests/data/packs/scene_player_v1.anpk";
+  const auto path =
+      std::filesystem::path(ANIMPACK_SOURCE_DIR) / "tests/data/packs/scene_player_v1.anpk";
   auto pack = Pack::open(path.string());
   ASSERT_TRUE(pack) << path << ": " << pack.error().message();
   const uint64_t h = player_golden::scripted_run(*pack);
