@@ -53,3 +53,8 @@ bash scripts/package_test.sh build/ci
 # The libFuzzer targets (Pack::open, the glTF reader), a bounded run each.
 echo "== fuzz"
 bash scripts/fuzz.sh "${ANIMPACK_FUZZ_SECONDS:-60}"
+
+# The runtime alone (ANIMPACK_RUNTIME_ONLY) cross-compiled for aarch64, its tests and both
+# golden runs under qemu-user.
+echo "== aarch64"
+bash scripts/cross_aarch64.sh build/aarch64

@@ -14,6 +14,10 @@ packages=(
   libgl1-mesa-dri libegl-mesa0 libglx-mesa0 xvfb xauth
   # tests, benchmarks, sanitizers
   googletest libgtest-dev libgmock-dev libbenchmark-dev libclang-rt-14-dev
+  # the aarch64 cross build of the runtime (scripts/cross_aarch64.sh): the cross compiler,
+  # qemu-user and the runtime's libraries for arm64 (Debian multiarch)
+  g++-aarch64-linux-gnu qemu-user-static
+  liblz4-dev:arm64 libflatbuffers-dev:arm64 libgtest-dev:arm64
 )
 
 if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi
@@ -28,5 +32,9 @@ if [ "${#missing[@]}" -eq 0 ]; then
 fi
 echo "setup: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# The :arm64 packages need the architecture known to dpkg (once; apt-get update follows).
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  "${sudo[@]}" dpkg --add-architecture arm64
+fi
 "${sudo[@]}" apt-get update -q
 "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

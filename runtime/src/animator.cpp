@@ -6,6 +6,7 @@
 
 #include "animpack/limits.h"
 #include "kernels.h"
+#include "math_inline.h"
 
 namespace animpack {
 namespace {
@@ -30,10 +31,10 @@ double ticks_since(int64_t tick, int64_t base) {
 void blend_property(Trs& a, Property p, const Vec4& b, float w) {
   switch (p) {
     case Property::kTranslation:
-      a.translation = lerp(a.translation, Vec3{b.x, b.y, b.z}, w);
+      a.translation = inl::lerp(a.translation, Vec3{b.x, b.y, b.z}, w);
       break;
     case Property::kScale:
-      a.scale = lerp(a.scale, Vec3{b.x, b.y, b.z}, w);
+      a.scale = inl::lerp(a.scale, Vec3{b.x, b.y, b.z}, w);
       break;
     case Property::kRotation:
       a.rotation = kernel::nlerp(a.rotation, Quat{b.x, b.y, b.z, b.w}, w);

@@ -7,6 +7,7 @@
 
 #include "animpack/limits.h"
 #include "kernels.h"
+#include "math_inline.h"
 
 namespace animpack {
 
@@ -177,7 +178,7 @@ Vec4 kernel::sample_general(const Channel& ch, float t, uint32_t* cursor) {
       const Quat q = slerp(Quat{a.x, a.y, a.z, a.w}, Quat{b.x, b.y, b.z, b.w}, u);
       return {q.x, q.y, q.z, q.w};
     }
-    const Vec3 v = lerp(Vec3{a.x, a.y, a.z}, Vec3{b.x, b.y, b.z}, u);
+    const Vec3 v = inl::lerp(Vec3{a.x, a.y, a.z}, Vec3{b.x, b.y, b.z}, u);
     return {v.x, v.y, v.z, 0.0f};
   }
 

@@ -7,8 +7,18 @@
 
 #include "animpack/scalar.h"
 #include "kernels.h"
+#include "math_inline.h"
 
 namespace animpack {
+
+Vec3 operator+(Vec3 a, Vec3 b) { return inl::add(a, b); }
+Vec3 operator-(Vec3 a, Vec3 b) { return inl::sub(a, b); }
+Vec3 operator*(Vec3 a, float s) { return inl::scale(a, s); }
+float dot(Vec3 a, Vec3 b) { return inl::dot(a, b); }
+Vec3 cross(Vec3 a, Vec3 b) { return inl::cross(a, b); }
+Vec3 lerp(Vec3 a, Vec3 b, float t) { return inl::lerp(a, b, t); }
+float dot(Quat a, Quat b) { return inl::dot(a, b); }
+Quat operator*(Quat a, Quat b) { return inl::mul(a, b); }
 
 float length(Vec3 v) { return det::sqrt(dot(v, v)); }
 

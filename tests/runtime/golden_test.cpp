@@ -5,95 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
 
-#include "animpack/animator.h"
-#include "fixtures/fixture.h"
+#include "runtime/golden_run.h"
 
 namespace animpack {
 namespace {
 
-// The golden value: FNV-1a 64 of the run below.
-constexpr uint64_t kGoldenHash = 0x6262d0aae939a225;
-
-struct Fnv {
-  uint64_t h = 0xcbf29ce484222325ull;
-  void bytes(const void* p, size_t n) {
-    const auto* b = static_cast<const unsigned char*>(p);
-    for (size_t i = 0; i < n; ++i) {
-      h ^= b[i];
-      h *= 0x100000001b3ull;
-    }
-  }
-  template <typename T>
-  void value(const T& v) {
-    bytes(&v, sizeof v);
-  }
-};
-
-uint64_t scripted_run() {
-  const Rig rig = fixture::make_rig();
-  Animator a = std::move(*Animator::create(&rig, 60));
-  const uint16_t step = *rig.find_clip("Step"), linear = *rig.find_clip("Linear"),
-                 cubic = *rig.find_clip("Cubic"), rotate = *rig.find_clip("Rotate");
-  Fnv fnv;
-  LayerId base;
-  for (int64_t tick = 0; tick < 400; ++tick) {
-    PlayOptions o;
-    switch (tick) {
-      case 0: {
-        const BlendEntry e[] = {{linear, 0.7f}, {rotate, 0.3f}};
-        base = *a.play_blend(e, tick);
-        break;
-      }
-      case 40:
-        (void)a.set_speed(base, 1.5f, tick);
-        break;
-      case 60:
-        o.playback = Playback::kPingPong;
-        (void)a.crossfade(cubic, 0.5, tick, o);
-        break;
-      case 100:
-        (void)a.blend(step, 0.4f, tick);
-        break;
-      case 150:
-        o.playback = Playback::kOnce;
-        (void)a.crossfade(rotate, 0.25, tick, o);
-        break;
-      case 200:
-        o.playback = Playback::kOnce;
-        o.start = 0.2;
-        (void)a.play(step, tick, o);
-        break;
-      case 260:
-        (void)a.crossfade(linear, 1.0, tick);
-        break;
-      case 300: {
-        const LayerId id = *a.blend(rotate, 0.5f, tick);
-        (void)a.set_weight(id, 0.25f);
-        break;
-      }
-      case 340: {
-        const BlendEntry e[] = {{step, 1.0f}, {cubic, 2.0f}, {rotate, 3.0f}};
-        (void)a.play_blend(e, tick);
-        break;
-      }
-      default:
-        break;
-    }
-    for (const AnimEvent& e : a.advance(tick)) {
-      fnv.value(e.tick);
-      fnv.value(e.mix);
-      fnv.value(e.layer);
-      fnv.value(e.clip);
-      fnv.value(e.event);
-      fnv.value(e.position);
-    }
-    a.evaluate(tick);
-    for (const Mat4& m : a.palette()) fnv.bytes(m.m, sizeof m.m);
-  }
-  return fnv.h;
-}
+using golden::kGoldenHash;
+using golden::scripted_run;
 
 TEST(Golden, ScriptedRunHashesToTheGoldenValue) {
   const uint64_t h = scripted_run();

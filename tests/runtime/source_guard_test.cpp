@@ -155,6 +155,65 @@ std::vector<std::string> unchecked_conversions(const std::string& source) {
   return found;
 }
 
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Whether the '{' at s[i] opens a function body: it follows a ')' (a parameter list),
+// possibly through const, noexcept, override, final, & or &&.
+bool opens_body(const std::string& s, size_t i) {
+  size_t b = i;
+  for (;;) {
+    while (b > 0 && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+    if (b == 0) return false;
+    if (s[b - 1] == ')') return true;
+    if (s[b - 1] == '&') {
+      --b;
+      continue;
+    }
+    size_t t = b;
+    while (t > 0 && word_char(s[t - 1])) --t;
+    const std::string w = s.substr(t, b - t);
+    if (w != "const" && w != "noexcept" && w != "override" && w != "final") return false;
+    b = t;
+  }
+}
+
+// Arithmetic (+ - * / and their compound and ++ -- forms) inside inline function bodies,
+// as "line: op": a public header's inline body is compiled with the application's
+// flags, where a * b + c may be fused. Unary + - * (sign, dereference) and -> are not
+// arithmetic.
+std::vector<std::string> inline_arithmetic(const std::string& source) {
+  const std::string s = strip(source);
+  std::vector<std::string> found;
+  std::vector<bool> braces;  // for each open brace: inside a function body
+  int line = 1;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '\n') ++line;
+    const bool in_body = !braces.empty() && braces.back();
+    if (c == '{') {
+      braces.push_back(in_body || opens_body(s, i));
+    } else if (c == '}') {
+      if (!braces.empty()) braces.pop_back();
+    } else if (in_body && (c == '+' || c == '-' || c == '*' || c == '/')) {
+      if (c == '-' && i + 1 < s.size() && s[i + 1] == '>') {
+        ++i;
+        continue;
+      }
+      size_t b = i;
+      while (b > 0 && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+      size_t t = b;
+      while (t > 0 && word_char(s[t - 1])) --t;
+      const bool after_operand = b > 0 &&
+                                 (word_char(s[b - 1]) || s[b - 1] == ')' || s[b - 1] == ']') &&
+                                 s.compare(t, b - t, "return") != 0;
+      const bool step = c != '*' && c != '/' && i + 1 < s.size() && s[i + 1] == c;  // ++ --
+      if (c == '/' || after_operand || step) found.push_back(std::to_string(line) + ": " + c);
+      if (step) ++i;
+    }
+  }
+  return found;
+}
+
 TEST(SourceGuard, CatchesTranscendentalsAndFusedMultiplyAdd) {
   EXPECT_EQ(violations("float y = std::sin(x);").size(), 1u);
   EXPECT_EQ(violations("float y = sinf(x) + ::cos(x);").size(), 2u);
@@ -164,6 +223,44 @@ TEST(SourceGuard, CatchesTranscendentalsAndFusedMultiplyAdd) {
   EXPECT_TRUE(violations("float y = det::sin(x); // std::sin(x)").empty());
   EXPECT_TRUE(violations("float sin(float x);").empty());
   EXPECT_TRUE(violations("s = \"cos(x)\"; y = std::sqrt(x); z = std::floor(x);").empty());
+}
+
+TEST(SourceGuard, CatchesArithmeticInInlineFunctionBodies) {
+  EXPECT_EQ(inline_arithmetic("inline Vec3 lerp(Vec3 a, Vec3 b, float t) {\n"
+                              "  const float u = 1.0f - t;\n"
+                              "  return {a.x * u + b.x * t};\n"
+                              "}")
+                .size(),
+            4u);
+  EXPECT_EQ(inline_arithmetic("struct S { float h() const { return w / 2; } float w; };").size(),
+            1u);
+  EXPECT_EQ(inline_arithmetic("int f() noexcept { int i = 0; i += 2; ++i; return i--; }").size(),
+            3u);
+  EXPECT_TRUE(inline_arithmetic("Vec3 lerp(Vec3 a, Vec3 b, float t);\n"
+                                "float m[16] = {1, 0, -1, +2};\n"
+                                "Vec3 v{1 * 2, -3, 4 / 5};")
+                  .empty());
+  EXPECT_TRUE(inline_arithmetic("inline bool operator==(const V& a, const V& b) {\n"
+                                "  return a.x == b.x && -a.y == -b.y; }\n"
+                                "T&& operator*() && { return std::move(*this).value(); }\n"
+                                "const P& p() const { return *p_; }\n"
+                                "const C& c() const { return s_->clips()[0]; }  // a - b\n")
+                  .empty());
+}
+
+// The application's flags never compile the runtime's float math: the public headers
+// declare it and math.cpp (built with -ffp-contract=off) defines it (tests/app_flags).
+TEST(SourceGuard, PublicHeadersHoldNoInlineArithmetic) {
+  const fs::path root = fs::path(ANIMPACK_SOURCE_DIR) / "runtime" / "include" / "animpack";
+  int files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (entry.path().extension() != ".h") continue;
+    ++files;
+    for (const std::string& v : inline_arithmetic(read(entry.path()))) {
+      ADD_FAILURE() << entry.path().string() << ":" << v;
+    }
+  }
+  EXPECT_GE(files, 10) << "the guard looked at the public headers";
 }
 
 TEST(SourceGuard, RuntimeSourcesCallNoTranscendentalsOrFma) {

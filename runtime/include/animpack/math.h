@@ -8,7 +8,8 @@
 // matrices are column-major (m[col * 4 + row]) and act on column vectors; a TRS
 // transform is T * R * S. Only + - * /, IEEE sqrt and animpack::det functions are
 // used, so results are bit-identical on every IEEE-754 platform (the runtime is built
-// with -ffp-contract=off).
+// with -ffp-contract=off, and every function here is defined in the runtime, none
+// inline: the application's flags never compile this math).
 #pragma once
 
 #include <cstdint>
@@ -49,29 +50,28 @@ inline bool operator==(const Quat& a, const Quat& b) {
   return a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w;
 }
 
-inline Vec3 operator+(Vec3 a, Vec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-inline Vec3 operator-(Vec3 a, Vec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-inline Vec3 operator*(Vec3 a, float s) { return {a.x * s, a.y * s, a.z * s}; }
-inline float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-inline Vec3 cross(Vec3 a, Vec3 b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
+// The arithmetic below is declared here and defined in the runtime (math.cpp), never
+// inline: an inline body would be compiled with the application's flags, and g++
+// contracts a * b + c into a fused multiply-add by default (clang with
+// -ffp-contract=fast), which changes the last bits. Out of line, every caller gets the
+// runtime's bits whatever its flags (tests/app_flags checks this; the source guard test
+// keeps float arithmetic out of the public headers).
+Vec3 operator+(Vec3 a, Vec3 b);
+Vec3 operator-(Vec3 a, Vec3 b);
+Vec3 operator*(Vec3 a, float s);
+// ((a.x b.x + a.y b.y) + a.z b.z).
+float dot(Vec3 a, Vec3 b);
+Vec3 cross(Vec3 a, Vec3 b);
 float length(Vec3 v);
 // v / |v|; a zero vector stays zero.
 Vec3 normalize(Vec3 v);
 // a + (b - a) t, written a (1 - t) + b t so that t = 0 gives a and t = 1 gives b exactly.
-inline Vec3 lerp(Vec3 a, Vec3 b, float t) {
-  const float u = 1.0f - t;
-  return {a.x * u + b.x * t, a.y * u + b.y * t, a.z * u + b.z * t};
-}
+Vec3 lerp(Vec3 a, Vec3 b, float t);
 
-inline float dot(Quat a, Quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+// ((a.x b.x + a.y b.y) + a.z b.z) + a.w b.w.
+float dot(Quat a, Quat b);
 // The Hamilton product a * b (apply b, then a).
-inline Quat operator*(Quat a, Quat b) {
-  return {
-      a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-      a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
-}
+Quat operator*(Quat a, Quat b);
 // q / |q|; a zero quaternion becomes the identity.
 Quat normalize(Quat q);
 // The rotation of `angle` radians about the unit `axis`.
