@@ -39,6 +39,15 @@ namespace animpack {
 // The pack format version this runtime reads (and the cooker writes).
 inline constexpr uint32_t kPackFormatVersion = 1;
 
+// Limits Pack::open enforces (docs/pack-format.md, "Limits"). A pack above any of them is
+// refused with kBadPack before anything is allocated for it.
+inline constexpr uint64_t kMaxPackBytes = uint64_t{1} << 30;     // the file, 1 GiB
+inline constexpr uint64_t kMaxBlobBytes = uint64_t{256} << 20;   // one blob's raw size
+inline constexpr uint64_t kMaxDecodedBytes = uint64_t{1} << 30;  // all LZ4 blobs, decoded
+inline constexpr uint32_t kMaxSpriteSide = 16384;                // sprite sheet pixels a side
+inline constexpr uint32_t kMaxClipEvents = 65535;                // events in one clip
+inline constexpr uint64_t kMaxPlayBytes = uint64_t{256} << 20;   // ScenePlayer/Animator setup
+
 // A part's vertex streams, decoded. normals, tangents, joints and weights are empty when
 // the part has none. Views into the Pack.
 struct PartStreams {
