@@ -32,8 +32,11 @@ static_assert(sizeof(JointIndices) == 8);
 
 // Decoded LZ4 blobs, one cache slot per blob (7 per part, then 1 per sprite sheet).
 struct Pack::Decoded {
-  std::vector<std::vector<uint64_t>> slots;  // uint64_t: 8-byte aligned storage
-  std::vector<uint8_t> part_checked;         // part streams passed their range checks
+  struct Slot {
+    std::unique_ptr<uint64_t[]> words;  // uint64_t: 8-byte aligned; not zero-filled first
+  };
+  std::vector<Slot> slots;
+  std::vector<uint8_t> part_checked;  // part streams passed their range checks
 };
 
 namespace {
@@ -660,19 +663,21 @@ Result<std::span<const uint8_t>> Pack::blob(const void* blob_ptr, uint64_t expec
   if (b->compression() == fb::Compression::None) {
     return std::span<const uint8_t>(b->data()->data(), b->data()->size());
   }
-  std::vector<uint64_t>& cache = decoded_->slots[static_cast<size_t>(slot)];
-  if (cache.empty() && expected > 0) {
-    cache.resize((expected + 7) / 8);
-    const int got = LZ4_decompress_safe(
-        reinterpret_cast<const char*>(b->data()->data()), reinterpret_cast<char*>(cache.data()),
-        static_cast<int>(b->data()->size()), static_cast<int>(expected));
+  Decoded::Slot& cache = decoded_->slots[static_cast<size_t>(slot)];
+  if (!cache.words && expected > 0) {
+    // expected <= kMaxBlobBytes and <= 255 x the LZ4 data (load() checked both).
+    cache.words.reset(new uint64_t[(expected + 7) / 8]);
+    const int got =
+        LZ4_decompress_safe(reinterpret_cast<const char*>(b->data()->data()),
+                            reinterpret_cast<char*>(cache.words.get()),
+                            static_cast<int>(b->data()->size()), static_cast<int>(expected));
     if (got < 0 || static_cast<uint64_t>(got) != expected) {
-      cache.clear();
+      cache.words.reset();
       return bad("%s does not decode to %llu bytes", what,
                  static_cast<unsigned long long>(expected));
     }
   }
-  return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(cache.data()), expected);
+  return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(cache.words.get()), expected);
 }
 
 Result<PartStreams> Pack::part_streams(int part) const {
