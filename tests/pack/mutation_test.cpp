@@ -4,6 +4,7 @@
 // mutant is refused by Pack::open's checks with an error value, or it plays like a game
 // (play_pack.h) without a crash, a hang or a sanitizer report.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstring>
@@ -11,7 +12,6 @@
 #include <fstream>
 #include <random>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "animpack/compiler/cook.h"
@@ -32,9 +32,9 @@ std::vector<uint8_t> cook_model(const fs::path& model, const std::string& tag) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   fs::copy_file(model, dir / model.filename());
-  std::ofstream(dir / "scene.toml") << "[[mesh]]\nname = \"model\"\nfile = \""
-                                    << model.filename().string()
-                                    << "\"\n\n[[object]]\nname = \"it\"\nmesh = \"model\"\n";
+  std::ofstream(dir / "scene.toml")
+      << "[[mesh]]\nname = \"model\"\nfile = \"" << model.filename().string()
+      << "\"\n\n[[object]]\nname = \"it\"\nmesh = \"model\"\n";
   DiagnosticSink sink;
   const CookOutput out = cook_scene(dir / "scene.toml", sink);
   fs::remove_all(dir);
@@ -55,12 +55,13 @@ std::vector<uint8_t> mutate(const std::vector<uint8_t>& base, std::mt19937_64& r
   std::vector<uint8_t> m = base;
   const size_t n = m.size();
   auto at = [&] { return static_cast<size_t>(rng() % n); };
-  static constexpr uint32_t kExtremes[] = {0,          1,          0xffffffffu, 0x7fffffffu,
+  static constexpr uint32_t kExtremes[] = {0,           1,           0xffffffffu, 0x7fffffffu,
                                            0x80000000u, 0xfffffffcu, 0x40000000u, 0x10000u,
-                                           0xffffu,     4,          8,           0x7ffffff0u};
+                                           0xffffu,     4,           8,           0x7ffffff0u};
   switch (rng() % 7) {
     case 0: {  // 1 to 8 bit flips
-      for (uint64_t k = 1 + rng() % 8; k > 0; --k) m[at()] ^= static_cast<uint8_t>(1u << (rng() % 8));
+      for (uint64_t k = 1 + rng() % 8; k > 0; --k)
+        m[at()] ^= static_cast<uint8_t>(1u << (rng() % 8));
       break;
     }
     case 1: {  // 1 to 4 bytes set to 0x00, 0xff, 0x80 or a random value
@@ -149,8 +150,7 @@ TEST(PackMutation, TheFoxIsRefusedOrPlaysAfterEveryCorruption) {
 }
 
 TEST(PackMutation, CesiumManIsRefusedOrPlaysAfterEveryCorruption) {
-  check_pack(cook_model(fs::path(ANIMPACK_CORPUS_DIR) /
-                            "gltf/CesiumMan/glTF-Binary/CesiumMan.glb",
+  check_pack(cook_model(fs::path(ANIMPACK_CORPUS_DIR) / "gltf/CesiumMan/glTF-Binary/CesiumMan.glb",
                         "cesium"),
              0xce51);
 }

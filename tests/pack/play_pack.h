@@ -32,7 +32,8 @@ class PlayingGame : public Game {
       if (const Rig* rig = player.rig(id); rig && rig->clip_count() > 0) {
         (void)player.play_clip(id, rig->clips().front().name());
         (void)player.blend_clip(id, rig->clips().back().name(), 0.5f);
-      } else if (const SpriteSheet* sheet = player.sprite_sheet(id); sheet && !sheet->clips().empty()) {
+      } else if (const SpriteSheet* sheet = player.sprite_sheet(id);
+                 sheet && !sheet->clips().empty()) {
         (void)player.play_clip(id, sheet->clips().back().name());
       }
     }
