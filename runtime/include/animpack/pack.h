@@ -6,8 +6,11 @@
 //   auto animator = animpack::Animator::create(&rig, 60);
 //   animpack::Result<animpack::PartStreams> part = pack->part_streams(0);  // decoded now
 //
-// A pack is untrusted input. open() runs the FlatBuffers verifier (structure, bounds,
-// the "ANPK" identifier) and then the semantic checks of docs/pack-format.md: the format
+// A pack is untrusted input. open() refuses anything but a regular file of at most
+// kMaxPackBytes before mapping it, runs the FlatBuffers verifier (structure, bounds,
+// the "ANPK" identifier, no trailing bytes) and then the semantic checks of
+// docs/pack-format.md (every count, index, size and product of sizes; every allocation
+// bounded by what the file can hold and by the limits below; strings UTF-8): the format
 // version, every index in range, parents before children, key times ascending and
 // finite, value and blob sizes consistent with their counts, sprite frames inside their
 // image, object animations naming real clips with valid weights, speeds and starts.
