@@ -44,10 +44,12 @@ inline constexpr uint32_t kPackFormatVersion = 1;
 
 // Limits Pack::open enforces (docs/pack-format.md, "Limits"). A pack above any of them is
 // refused with kBadPack before anything is allocated for it.
-inline constexpr uint64_t kMaxPackBytes = uint64_t{1} << 30;     // the file, 1 GiB
-inline constexpr uint64_t kMaxBlobBytes = uint64_t{256} << 20;   // one blob's raw size
-inline constexpr uint64_t kMaxDecodedBytes = uint64_t{1} << 30;  // all LZ4 blobs, decoded
-inline constexpr uint32_t kMaxSpriteSide = 16384;                // sprite sheet pixels a side
+// The file: 2 GiB - 64 KiB, under FlatBuffers' 2 GiB buffer limit.
+inline constexpr uint64_t kMaxPackBytes = (uint64_t{2} << 30) - (uint64_t{64} << 10);
+// One blob's raw size: 1 GiB, a kMaxSpriteSide x kMaxSpriteSide RGBA8 sheet.
+inline constexpr uint64_t kMaxBlobBytes = uint64_t{1} << 30;
+inline constexpr uint64_t kMaxDecodedBytes = uint64_t{2} << 30;  // all LZ4 blobs, decoded
+inline constexpr uint32_t kMaxSpriteSide = 16384;  // sprite sheet pixels a side (the cooker's)
 inline constexpr uint32_t kMaxClipEvents = 65535;                // events in one clip
 inline constexpr uint64_t kMaxPlayBytes = uint64_t{256} << 20;   // ScenePlayer/Animator setup
 
