@@ -22,7 +22,9 @@ TEST(Inspect, EscapesControlCharactersFromThePack) {
   cooked.meshes[0].name = "col\x1b[2Jumn";
   cooked.meshes[0].source_file = "a\rb.glb";
   CookedObject o;
-  o.name = "evil\x07\x1b]0;title\x07\n\xc2\x9b" "31m\\";
+  o.name =
+      "evil\x07\x1b]0;title\x07\n\xc2\x9b"
+      "31m\\";
   o.mesh = 0;
   cooked.objects.push_back(o);
   const fs::path file =
@@ -33,7 +35,7 @@ TEST(Inspect, EscapesControlCharactersFromThePack) {
   ASSERT_EQ(r.status, 0) << r.output;
   for (const char raw : {'\x1b', '\x07', '\r'}) {
     EXPECT_EQ(r.output.find(raw), std::string::npos) << "raw byte " << int{raw} << ":\n"
-                                                      << r.output;
+                                                     << r.output;
   }
   EXPECT_EQ(r.output.find("\xc2\x9b"), std::string::npos) << "a raw C1 control";
   EXPECT_NE(r.output.find("col\\x1b[2Jumn (a\\x0db.glb)"), std::string::npos) << r.output;
