@@ -2,7 +2,8 @@
 // the compiler library, each corrupted 10,000 deterministic ways (bit flips, byte sets,
 // truncations, length/offset fields overwritten with extreme values, splices). Every
 // mutant is refused by Pack::open's checks with an error value, or it plays like a game
-// (play_pack.h) without a crash, a hang or a sanitizer report.
+// (play_pack.h) without a crash, a hang or a sanitizer report; every 128th that plays is
+// also posed as `animpack pose` does (JSON that parses, or an error).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "animpack/compiler/cook.h"
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
+#include "play_commands.h"
 #include "play_pack.h"
 
 namespace animpack {
@@ -119,6 +122,13 @@ MutationCounts run_mutants(const std::vector<uint8_t>& base, uint64_t seed, int 
     // of each (all of every part is decoded and range-checked either way).
     (void)testing_support::play_like_a_game(*pack, 4, i % 16 == 0 ? 0 : 64);
     ++counts.played;
+    // `animpack pose` on every 128th played mutant: an error, or JSON that parses (UTF-8).
+    if (counts.played % 128 == 1 && !pack->objects().empty()) {
+      const Result<std::string> pose = pose_json(*pack, pack->objects()[0].name, 3, 60);
+      if (pose) {
+        EXPECT_TRUE(nlohmann::json::accept(*pose)) << "mutant " << i;
+      }
+    }
   }
   return counts;
 }
