@@ -50,8 +50,8 @@ inline constexpr uint64_t kMaxPackBytes = (uint64_t{2} << 30) - (uint64_t{64} <<
 inline constexpr uint64_t kMaxBlobBytes = uint64_t{1} << 30;
 inline constexpr uint64_t kMaxDecodedBytes = uint64_t{2} << 30;  // all LZ4 blobs, decoded
 inline constexpr uint32_t kMaxSpriteSide = 16384;  // sprite sheet pixels a side (the cooker's)
-inline constexpr uint32_t kMaxClipEvents = 65535;                // events in one clip
-inline constexpr uint64_t kMaxPlayBytes = uint64_t{256} << 20;   // ScenePlayer/Animator setup
+inline constexpr uint32_t kMaxClipEvents = 65535;  // events in one clip
+inline constexpr uint64_t kMaxPlayBytes = uint64_t{256} << 20;  // ScenePlayer/Animator setup
 
 // A part's vertex streams, decoded. normals, tangents, joints and weights are empty when
 // the part has none. Views into the Pack.
