@@ -605,6 +605,24 @@ void BM_Skin(benchmark::State& state) {
       benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+// Rig::create over many clips (Pack::open runs it per rig): the unique-name check is
+// O(n log n), so 60,000 clips take milliseconds, not the seconds a pairwise check took.
+void BM_RigCreateManyClips(benchmark::State& state) {
+  const size_t n = static_cast<size_t>(state.range(0));
+  const Skeleton skeleton =
+      must(Skeleton::create({Joint{"root", -1, Trs{}}}, std::vector<Mat4>(1), Mat4{}), "skeleton");
+  for (auto _ : state) {
+    state.PauseTiming();
+    std::vector<Clip> clips;
+    clips.reserve(n);
+    for (size_t i = 0; i < n; ++i) clips.emplace_back("clip" + std::to_string(i));
+    Skeleton s = skeleton;
+    state.ResumeTiming();
+    Rig rig = must(Rig::create(std::move(s), std::move(clips)), "rig");
+    benchmark::DoNotOptimize(rig.clip_count());
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 
 double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
@@ -633,6 +651,7 @@ BENCHMARK(BM_EvaluateBlend2)->Apply(joint_counts);
 BENCHMARK(BM_PoseBlend2)->Apply(joint_counts);
 BENCHMARK(BM_EvaluateCrossfade)->Apply(joint_counts);
 BENCHMARK(BM_Skin)->Apply(common)->ArgName("streams")->DenseRange(0, 2);
+BENCHMARK(BM_RigCreateManyClips)->Apply(common)->ArgName("clips")->Arg(1000)->Arg(60000);
 
 }  // namespace
 }  // namespace animpack

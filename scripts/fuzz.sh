@@ -1,28 +1,38 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan + UBSan) and runs each for a bounded time,
-# seeded from the golden packs, the glTF files of tests/data/corpus and the scenes of
-# tests/data (fuzz_scene).
-#   scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 60)
+# seeded from the golden packs, the demo scene cooked with this build, the glTF files of
+# tests/data/corpus and the scenes of tests/data.
+#   scripts/fuzz.sh [SECONDS]   (default 60)
+# Each target gets half of SECONDS: fuzz_pack, fuzz_game (the packs), fuzz_gltf (the
+# glTF files) and fuzz_scene (the scenes), 2 x SECONDS in all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
+half=$(((seconds + 1) / 2))
 jobs=$(nproc 2>/dev/null || echo 2)
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j "$jobs" --target fuzz_pack fuzz_gltf fuzz_scene
+cmake --build --preset fuzz -j "$jobs" --target fuzz_pack fuzz_game fuzz_gltf fuzz_scene animpack
 
 work=build/fuzz/corpus
 rm -rf "$work"
 mkdir -p "$work/pack" "$work/gltf" "$work/scene"
 cp tests/data/packs/*.anpk "$work/pack/"
-if [ -d tests/data/corpus ]; then
-  find tests/data/corpus -type f \( -name '*.gltf' -o -name '*.glb' \) -size -300k \
-    -exec cp -t "$work/gltf/" {} + 2>/dev/null || true
-fi
+./build/fuzz/compiler/animpack cook assets/demo/scene.toml -o "$work/pack/demo.anpk" >/dev/null
+find tests/data/corpus -type f \( -name '*.gltf' -o -name '*.glb' \) -size -300k \
+  -exec cp -t "$work/gltf/" {} +
 find tests/data/scenes -type f -name '*.toml' -exec cp -t "$work/scene/" {} +
 cp tests/data/cook/*.toml "$work/scene/"
-for target in pack gltf scene; do
-  echo "== fuzz_$target for ${seconds}s ($(ls "$work/$target" | wc -l) seeds)"
-  ./build/fuzz/tests/fuzz/fuzz_$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 "$work/$target" 2>&1 | tail -n 12
-done
-echo "fuzz: no crash, hang or leak in $((3 * seconds))s"
+run() {  # run TARGET SEEDS SECONDS
+  echo "== $1 for ${3}s ($(ls "$work/$2" | wc -l) seeds)"
+  # A copy of the seeds per target: libFuzzer adds what it finds to the directory. Crash
+  # reproducers go to build/fuzz/artifacts, not the repository's root.
+  rm -rf "$work/$1" && cp -r "$work/$2" "$work/$1"
+  mkdir -p build/fuzz/artifacts
+  ./build/fuzz/tests/fuzz/$1 -max_total_time="$3" -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix=build/fuzz/artifacts/ -print_final_stats=1 "$work/$1" 2>&1 | tail -n 12
+}
+run fuzz_pack pack "$half"
+run fuzz_game pack "$half"
+run fuzz_gltf gltf "$half"
+run fuzz_scene scene "$half"
+echo "fuzz: no crash, hang or leak in $((4 * half))s"

@@ -321,6 +321,27 @@ int cook_or_check(int argc, char** argv, bool cook) {
 
 const char* playback_text(Playback p) { return playback_name(p); }
 
+// A string from a pack (or a path), printable: control characters (C0, DEL, C1) and
+// backslashes escaped as \xNN, so a crafted pack cannot drive the terminal. Pack::open
+// has checked it is UTF-8.
+std::string printable(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const bool c1 = c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(s[i + 1]) <= 0x9F;
+    if (c < 0x20 || c == 0x7F || c == '\\' || c1) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c1 ? static_cast<unsigned char>(s[++i]) : c);
+      out += hex;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
 int inspect(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, false, o)) {
@@ -337,11 +358,11 @@ int inspect(int argc, char** argv) {
   }
   Result<Pack> pack = Pack::open(o.positional[0]);
   if (!pack) {
-    std::fprintf(stderr, "animpack: %s\n", pack.error().message());
+    std::fprintf(stderr, "animpack: %s\n", printable(pack.error().message()).c_str());
     return pack.error().code() == ErrorCode::kIo ? kExitUsage : kExitErrors;
   }
-  std::printf("pack %s: format %u, %zu bytes\n", o.positional[0].c_str(), pack->format_version(),
-              pack->bytes().size());
+  std::printf("pack %s: format %u, %zu bytes\n", printable(o.positional[0]).c_str(),
+              pack->format_version(), pack->bytes().size());
   std::printf("meshes: %zu\n", pack->meshes().size());
   for (size_t m = 0; m < pack->meshes().size(); ++m) {
     const MeshInfo& mesh = pack->meshes()[m];
@@ -353,12 +374,10 @@ int inspect(int argc, char** argv) {
       triangles += part.index_count / 3;
       skinned += part.skinned;
     }
-    std::printf(
-        "  [%zu] %.*s (%.*s): %d parts (%d skinned), %llu vertices, %llu triangles, rig %d\n", m,
-        static_cast<int>(mesh.name.size()), mesh.name.data(),
-        static_cast<int>(mesh.source_file.size()), mesh.source_file.data(), mesh.part_count,
-        skinned, static_cast<unsigned long long>(vertices),
-        static_cast<unsigned long long>(triangles), mesh.rig);
+    std::printf("  [%zu] %s (%s): %d parts (%d skinned), %llu vertices, %llu triangles, rig %d\n",
+                m, printable(mesh.name).c_str(), printable(mesh.source_file).c_str(),
+                mesh.part_count, skinned, static_cast<unsigned long long>(vertices),
+                static_cast<unsigned long long>(triangles), mesh.rig);
   }
   std::printf("rigs: %d\n", pack->rig_count());
   for (int r = 0; r < pack->rig_count(); ++r) {
@@ -369,36 +388,41 @@ int inspect(int argc, char** argv) {
       const Clip& clip = rig.clips()[static_cast<size_t>(c)];
       size_t keys = 0;
       for (const Channel& ch : clip.channels()) keys += ch.times.size();
-      std::printf("    clip [%d] %s: %.4g s, %zu channels, %zu keys\n", c, clip.name().c_str(),
-                  static_cast<double>(clip.duration()), clip.channels().size(), keys);
+      std::printf("    clip [%d] %s: %.4g s, %zu channels, %zu keys\n", c,
+                  printable(clip.name()).c_str(), static_cast<double>(clip.duration()),
+                  clip.channels().size(), keys);
     }
   }
   std::printf("sprite sheets: %zu\n", pack->sprite_sheets().size());
   for (size_t s = 0; s < pack->sprite_sheets().size(); ++s) {
     const SpriteSheet& sheet = pack->sprite_sheets()[s];
     const std::string_view src = pack->sprite_source(static_cast<int>(s));
-    std::printf("  [%zu] %.*s: %ux%u, %u frames, %zu clips\n", s, static_cast<int>(src.size()),
-                src.data(), sheet.atlas().size().width, sheet.atlas().size().height,
+    std::printf("  [%zu] %s: %ux%u, %u frames, %zu clips\n", s, printable(src).c_str(),
+                sheet.atlas().size().width, sheet.atlas().size().height,
                 sheet.atlas().frame_count(), sheet.clips().size());
     for (const SpriteClip& c : sheet.clips()) {
-      std::printf("    clip %s: %zu frames at %g fps, %s, %zu events\n", c.name().c_str(),
-                  c.frames().size(), static_cast<double>(c.fps()), playback_text(c.playback()),
-                  c.events().size());
+      std::printf("    clip %s: %zu frames at %g fps, %s, %zu events\n",
+                  printable(c.name()).c_str(), c.frames().size(), static_cast<double>(c.fps()),
+                  playback_text(c.playback()), c.events().size());
     }
   }
   std::printf("objects: %zu\n", pack->objects().size());
   for (const ObjectInfo& obj : pack->objects()) {
-    std::printf("  %.*s: mesh %d", static_cast<int>(obj.name.size()), obj.name.data(), obj.mesh);
+    std::printf("  %s: mesh %d", printable(obj.name).c_str(), obj.mesh);
     if (obj.animated) {
       const ObjectAnimationInfo& a = obj.animation;
       if (a.sprite_sheet >= 0) {
         const SpriteSheet& sheet = pack->sprite_sheets()[static_cast<size_t>(a.sprite_sheet)];
         std::printf(", sprite sheet %d, clip %s", a.sprite_sheet,
-                    a.clip >= 0 ? sheet.clips()[static_cast<size_t>(a.clip)].name().c_str() : "-");
+                    a.clip >= 0
+                        ? printable(sheet.clips()[static_cast<size_t>(a.clip)].name()).c_str()
+                        : "-");
       } else {
         const int rig = obj.mesh >= 0 ? pack->meshes()[static_cast<size_t>(obj.mesh)].rig : -1;
         auto clip_name = [&](int c) -> std::string {
-          return rig >= 0 && c >= 0 ? pack->rig(rig).clips()[static_cast<size_t>(c)].name() : "-";
+          return rig >= 0 && c >= 0
+                     ? printable(pack->rig(rig).clips()[static_cast<size_t>(c)].name())
+                     : "-";
         };
         std::printf(", clip %s", clip_name(a.clip).c_str());
         for (const BlendEntry& b : a.blend) {

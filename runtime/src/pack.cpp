@@ -7,12 +7,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
 
+// The verifier records the furthest byte it checked: the pack's end (trailing bytes refused).
+// Only this file verifies packs, and the macro changes no layout, only inline bodies.
+#define FLATBUFFERS_TRACK_VERIFIER_BUFFER_SIZE 1
 #include "animpack/schema/pack_generated.h"
 
 #if !FLATBUFFERS_LITTLEENDIAN
@@ -28,14 +32,17 @@ static_assert(sizeof(JointIndices) == 8);
 
 // Decoded LZ4 blobs, one cache slot per blob (7 per part, then 1 per sprite sheet).
 struct Pack::Decoded {
-  std::vector<std::vector<uint64_t>> slots;  // uint64_t: 8-byte aligned storage
-  std::vector<uint8_t> part_checked;         // part streams passed their range checks
+  struct Slot {
+    std::unique_ptr<uint64_t[]> words;  // uint64_t: 8-byte aligned; not zero-filled first
+  };
+  std::vector<Slot> slots;
+  std::vector<uint8_t> part_checked;  // part streams passed their range checks
 };
 
 namespace {
 
 constexpr int kBlobsPerPart = 7;
-constexpr uint64_t kMaxBlobBytes = uint64_t{1} << 31;
+constexpr uint64_t kLz4MaxRatio = 255;  // an LZ4 block never decodes to more than 255x
 
 Error bad(const char* format, ...) __attribute__((format(printf, 1, 2)));
 Error bad(const char* format, ...) {
@@ -74,6 +81,90 @@ Trs to_trs(const fb::Trsf& t) {
 
 bool valid_playback(fb::Playback p) { return static_cast<uint8_t>(p) <= 2; }
 
+// Well-formed UTF-8 (no overlongs, surrogates or code points above U+10FFFF), no NUL.
+bool valid_utf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const unsigned char* end = p + s.size();
+  while (p < end) {
+    const unsigned char c = *p;
+    if (c == 0) return false;
+    if (c < 0x80) {
+      ++p;
+      continue;
+    }
+    int n = 0;
+    uint32_t cp = 0;
+    if ((c & 0xE0) == 0xC0) {
+      n = 1;
+      cp = c & 0x1Fu;
+    } else if ((c & 0xF0) == 0xE0) {
+      n = 2;
+      cp = c & 0x0Fu;
+    } else if ((c & 0xF8) == 0xF0) {
+      n = 3;
+      cp = c & 0x07u;
+    } else {
+      return false;
+    }
+    if (end - p <= n) return false;
+    for (int i = 1; i <= n; ++i) {
+      if ((p[i] & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (p[i] & 0x3Fu);
+    }
+    static constexpr uint32_t kMin[4] = {0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    p += n + 1;
+  }
+  return true;
+}
+
+// What load() copies out of the file, against what the file can hold: in a pack whose
+// tables are not shared every copied element has its own >= 4 bytes and every name its own
+// bytes, so a pack that reuses one table many times (FlatBuffers allows it) is refused
+// before it multiplies memory.
+struct Budget {
+  uint64_t limit = 0;
+  uint64_t used = 0;
+  bool take(uint64_t elements, uint64_t name_bytes = 0) {
+    used += elements * 4 + name_bytes;
+    return used <= limit;
+  }
+};
+
+// Bytes an Animator (and the ScenePlayer's share for its object) allocates for a rig
+// whose largest clip has `events` events: an upper bound of animator.cpp's and
+// scene_player.cpp's sizing (kMaxRepeats crossings per mark, both directions).
+uint64_t animator_bytes(const Rig& rig, uint64_t events) {
+  const uint64_t joints = static_cast<uint64_t>(rig.skeleton().joint_count());
+  const uint64_t channels = static_cast<uint64_t>(std::max(1, rig.max_channel_count()));
+  const uint64_t capacity = std::max<uint64_t>(16, 2 * kMaxRepeats * events);
+  return 1024 + joints * (2 * sizeof(Trs) + 3 * sizeof(Mat4)) +
+         channels * kMaxMixes * kMaxLayers * 4 + capacity * 128;
+}
+
+uint64_t sprite_player_bytes(uint64_t events) {
+  return 1024 + (events * kSpriteMaxRepeats + events) * 128;
+}
+
+// The copy of a rig or sheet a ScenePlayer makes for an object with events of its own.
+uint64_t rig_copy_bytes(const Rig& rig) {
+  uint64_t n = 256;
+  for (const Clip& c : rig.clips()) {
+    n += 128 + c.name().size() + c.channels().size() * sizeof(Channel);
+    for (const ClipEvent& e : c.events()) n += sizeof(ClipEvent) + e.name.size();
+  }
+  return n;
+}
+
+uint64_t sheet_copy_bytes(const SpriteSheet& sheet) {
+  uint64_t n = 256 + uint64_t{sheet.atlas().frame_count()} * 64;
+  for (const SpriteClip& c : sheet.clips()) {
+    n += 128 + c.name().size() + c.frames().size() * 4;
+    for (const FrameEvent& e : c.events()) n += sizeof(FrameEvent) + e.name.size();
+  }
+  return n;
+}
+
 }  // namespace
 
 Pack::Pack() = default;
@@ -106,7 +197,8 @@ Pack::~Pack() {
 }
 
 Result<Pack> Pack::open(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     return Error::make(ErrorCode::kIo, "cannot open %s: %s", path.c_str(), std::strerror(errno));
   }
@@ -115,11 +207,18 @@ Result<Pack> Pack::open(const std::string& path) {
     ::close(fd);
     return Error::make(ErrorCode::kIo, "%s is not a regular file", path.c_str());
   }
-  const size_t size = static_cast<size_t>(st.st_size);
-  if (size == 0) {
+  if (st.st_size <= 0) {
     ::close(fd);
     return Error::make(ErrorCode::kBadPack, "bad pack: %s is empty", path.c_str());
   }
+  if (static_cast<uint64_t>(st.st_size) > kMaxPackBytes) {
+    ::close(fd);
+    return Error::make(ErrorCode::kBadPack,
+                       "bad pack: %s has %lld bytes, packs may have at most %llu", path.c_str(),
+                       static_cast<long long>(st.st_size),
+                       static_cast<unsigned long long>(kMaxPackBytes));
+  }
+  const size_t size = static_cast<size_t>(st.st_size);
   void* map = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
   ::close(fd);
   if (map == MAP_FAILED) {
@@ -137,6 +236,10 @@ Result<Pack> Pack::open(const std::string& path) {
 }
 
 Result<Pack> Pack::from_bytes(std::span<const uint8_t> bytes) {
+  if (bytes.size() > kMaxPackBytes) {
+    return bad("%zu bytes, packs may have at most %llu", bytes.size(),
+               static_cast<unsigned long long>(kMaxPackBytes));
+  }
   Pack p;
   // operator new[] aligns to at least 16 bytes, which blob data (force_align 16) needs.
   p.owned_.reset(new uint8_t[bytes.size() + 1]);
@@ -179,10 +282,19 @@ int Pack::find_object(std::string_view name) const {
 }
 
 Result<void> Pack::load() {
-  if (size_ < 8 || size_ >= (size_t{1} << 31)) return bad("size %zu is not a pack's", size_);
+  if (size_ < 8 || size_ > kMaxPackBytes) return bad("size %zu is not a pack's", size_);
   if (!fb::AssetPackBufferHasIdentifier(data_)) return bad("no ANPK identifier");
   flatbuffers::Verifier verifier(data_, size_, /*max_depth=*/64, /*max_tables=*/10000000);
   if (!fb::VerifyAssetPackBuffer(verifier)) return bad("the FlatBuffers verifier refused it");
+  // The buffer ends at the furthest byte the verifier checked; the writer pads it to 16
+  // bytes with zeros. Anything more is not part of the pack.
+  const size_t end = verifier.GetComputedSize();
+  if (end == 0 || end > size_ || size_ - end >= 16 ||
+      std::any_of(data_ + end, data_ + size_, [](uint8_t b) { return b != 0; })) {
+    return bad("%zu bytes follow the pack's %zu", size_ - std::min(end, size_), end);
+  }
+  Budget budget{size_};
+  uint64_t decoded_bytes = 0;  // LZ4 blobs' raw sizes, all together
   const fb::AssetPack* root = fb::GetAssetPack(data_);
   format_version_ = root->format_version();
   if (format_version_ != kPackFormatVersion) {
@@ -200,6 +312,8 @@ Result<void> Pack::load() {
       if (ibms->size() != joints->size()) {
         return bad("rig %u has %u inverse binds for %u joints", r, ibms->size(), joints->size());
       }
+      if (!budget.take(uint64_t{joints->size()} * 2 + 1))
+        return bad("rig %u: more joints than the file holds", r);
       RigEntry entry;
       entry.node_rig = in->node_rig();
       std::vector<Joint> js;
@@ -208,6 +322,8 @@ Result<void> Pack::load() {
       for (flatbuffers::uoffset_t j = 0; j < joints->size(); ++j) {
         const fb::Joint* jin = joints->Get(j);
         if (!jin->rest()) return bad("rig %u joint %u has no rest pose", r, j);
+        if (!valid_utf8(view(jin->name())) || !budget.take(0, view(jin->name()).size()))
+          return bad("rig %u joint %u: a bad name", r, j);
         js.push_back(Joint{std::string(view(jin->name())), jin->parent(), to_trs(*jin->rest())});
         inverse_binds.push_back(to_mat4(*ibms->Get(j)));
         entry.joint_nodes.push_back(jin->source_node());
@@ -219,7 +335,16 @@ Result<void> Pack::load() {
       if (const auto* cin = in->clips()) {
         for (flatbuffers::uoffset_t c = 0; c < cin->size(); ++c) {
           const fb::Clip* clip_in = cin->Get(c);
-          Clip clip{std::string(view(clip_in->name()))};
+          const std::string_view clip_name = view(clip_in->name());
+          const auto* channels_in = clip_in->channels();
+          const auto* events_in = clip_in->events();
+          if (!valid_utf8(clip_name) ||
+              !budget.take(1 + (channels_in ? channels_in->size() : 0) +
+                               (events_in ? uint64_t{events_in->size()} * 2 : 0),
+                           clip_name.size())) {
+            return bad("rig %u clip %u: a bad name or more than the file holds", r, c);
+          }
+          Clip clip{std::string(clip_name)};
           if (const auto* channels = clip_in->channels()) {
             for (flatbuffers::uoffset_t k = 0; k < channels->size(); ++k) {
               const fb::Channel* ch = channels->Get(k);
@@ -237,9 +362,25 @@ Result<void> Pack::load() {
             }
           }
           if (const auto* events = clip_in->events()) {
+            if (events->size() > kMaxClipEvents)
+              return bad("rig %u clip %u: %u events, at most %u", r, c, events->size(),
+                         kMaxClipEvents);
+            // In time order, so that each add_event appends (linear, not quadratic).
+            std::vector<flatbuffers::uoffset_t> order(events->size());
             for (flatbuffers::uoffset_t e = 0; e < events->size(); ++e) {
-              clip.add_event(std::string(view(events->Get(e)->name())), events->Get(e)->time());
+              const std::string_view name = view(events->Get(e)->name());
+              if (!valid_utf8(name) || !budget.take(0, name.size()))
+                return bad("rig %u clip %u event %u: a bad name", r, c, e);
+              if (!std::isfinite(events->Get(e)->time()))
+                return bad("rig %u clip %u event %u: the time is not finite", r, c, e);
+              order[e] = e;
             }
+            std::stable_sort(order.begin(), order.end(),
+                             [&](flatbuffers::uoffset_t x, flatbuffers::uoffset_t y) {
+                               return events->Get(x)->time() < events->Get(y)->time();
+                             });
+            for (const flatbuffers::uoffset_t e : order)
+              clip.add_event(std::string(view(events->Get(e)->name())), events->Get(e)->time());
           }
           if (clip.duration() != clip_in->duration()) {
             return bad("rig %u clip %u: duration %g, keys end at %g", r, c,
@@ -252,6 +393,9 @@ Result<void> Pack::load() {
       }
       Result<Rig> rig = Rig::create(std::move(*skeleton), std::move(clips));
       if (!rig) return bad("rig %u: %s", r, rig.error().message());
+      if (animator_bytes(*rig, static_cast<uint64_t>(rig->max_event_count())) > kMaxPlayBytes)
+        return bad("rig %u: an animator would need more than %llu bytes", r,
+                   static_cast<unsigned long long>(kMaxPlayBytes));
       entry.rig = std::move(*rig);
       rigs_.push_back(std::move(entry));
     }
@@ -265,6 +409,10 @@ Result<void> Pack::load() {
       info.name = view(in->name());
       info.source_file = view(in->source_file());
       info.rig = in->rig();
+      if (!valid_utf8(info.name) || !valid_utf8(info.source_file))
+        return bad("mesh %u: a name is not UTF-8", m);
+      if (!budget.take((in->parts() ? uint64_t{in->parts()->size()} * 8 : 0) + 1))
+        return bad("mesh %u: more parts than the file holds", m);
       if (info.rig < -1 || info.rig >= rig_count()) return bad("mesh %u names rig %d", m, info.rig);
       info.first_part = static_cast<int>(parts_.size());
       const int joint_count =
@@ -304,9 +452,14 @@ Result<void> Pack::load() {
             if (!e.blob) continue;
             const auto c = static_cast<uint8_t>(e.blob->compression());
             if (c > 1 || e.blob->raw_size() != e.size || e.size > kMaxBlobBytes ||
-                !e.blob->data() || (c == 0 && e.blob->data()->size() != e.size)) {
+                !e.blob->data() || (c == 0 && e.blob->data()->size() != e.size) ||
+                (c == 1 && e.size > uint64_t{e.blob->data()->size()} * kLz4MaxRatio)) {
               return bad("mesh %u part %u: a stream's blob does not hold %llu bytes", m, p,
                          static_cast<unsigned long long>(e.size));
+            }
+            if (c == 1 && (decoded_bytes += e.size) > kMaxDecodedBytes) {
+              return bad("mesh %u part %u: the LZ4 blobs decode to more than %llu bytes", m, p,
+                         static_cast<unsigned long long>(kMaxDecodedBytes));
             }
           }
           parts_.push_back(pi);
@@ -322,6 +475,15 @@ Result<void> Pack::load() {
     for (flatbuffers::uoffset_t s = 0; s < sheets->size(); ++s) {
       const fb::SpriteSheet* in = sheets->Get(s);
       if (!in->frames() || !in->pixels()) return bad("sprite sheet %u lacks frames or pixels", s);
+      if (in->width() == 0 || in->height() == 0 || in->width() > kMaxSpriteSide ||
+          in->height() > kMaxSpriteSide) {
+        return bad("sprite sheet %u is %ux%u, at most %u on a side", s, in->width(), in->height(),
+                   kMaxSpriteSide);
+      }
+      if (!valid_utf8(view(in->source_file())))
+        return bad("sprite sheet %u: the source file is not UTF-8", s);
+      if (!budget.take(uint64_t{in->frames()->size()} * 4 + 1))
+        return bad("sprite sheet %u: more frames than the file holds", s);
       std::vector<PixelRect> rects;
       for (const fb::PixelRect* f : *in->frames())
         rects.push_back({f->x(), f->y(), f->width(), f->height()});
@@ -333,15 +495,29 @@ Result<void> Pack::load() {
           const fb::SpriteClip* clip = cin->Get(c);
           if (!valid_playback(clip->playback()))
             return bad("sprite sheet %u clip %u: bad playback", s, c);
+          const std::string_view clip_name = view(clip->name());
+          if (!valid_utf8(clip_name) ||
+              !budget.take(1 + (clip->frames() ? clip->frames()->size() : 0) +
+                               (clip->events() ? uint64_t{clip->events()->size()} * 2 : 0),
+                           clip_name.size())) {
+            return bad("sprite sheet %u clip %u: a bad name or more than the file holds", s, c);
+          }
           std::vector<uint32_t> frames;
           if (clip->frames()) frames.assign(clip->frames()->begin(), clip->frames()->end());
           std::vector<FrameEvent> events;
           if (clip->events()) {
-            for (const fb::FrameEvent* e : *clip->events())
-              events.push_back({std::string(view(e->name())), e->frame()});
+            if (clip->events()->size() > kMaxClipEvents)
+              return bad("sprite sheet %u clip %u: %u events, at most %u", s, c,
+                         clip->events()->size(), kMaxClipEvents);
+            for (const fb::FrameEvent* e : *clip->events()) {
+              const std::string_view name = view(e->name());
+              if (!valid_utf8(name) || !budget.take(0, name.size()))
+                return bad("sprite sheet %u clip %u: an event name is not UTF-8", s, c);
+              events.push_back({std::string(name), e->frame()});
+            }
           }
           Result<SpriteClip> sc =
-              SpriteClip::create(std::string(view(clip->name())), std::move(frames), clip->fps(),
+              SpriteClip::create(std::string(clip_name), std::move(frames), clip->fps(),
                                  static_cast<Playback>(clip->playback()), std::move(events));
           if (!sc) return bad("sprite sheet %u clip %u: %s", s, c, sc.error().message());
           clips.push_back(std::move(*sc));
@@ -353,14 +529,20 @@ Result<void> Pack::load() {
       const fb::Blob* blob = in->pixels();
       const auto c = static_cast<uint8_t>(blob->compression());
       if (c > 1 || blob->raw_size() != pixels || pixels > kMaxBlobBytes || !blob->data() ||
-          (c == 0 && blob->data()->size() != pixels)) {
+          (c == 0 && blob->data()->size() != pixels) ||
+          (c == 1 && pixels > uint64_t{blob->data()->size()} * kLz4MaxRatio)) {
         return bad("sprite sheet %u: pixels do not hold %ux%u RGBA8", s, in->width(), in->height());
+      }
+      if (c == 1 && (decoded_bytes += pixels) > kMaxDecodedBytes) {
+        return bad("sprite sheet %u: the LZ4 blobs decode to more than %llu bytes", s,
+                   static_cast<unsigned long long>(kMaxDecodedBytes));
       }
       sheets_.push_back(std::move(*sheet));
     }
   }
 
   // Objects and their animation.
+  uint64_t play_bytes = 0;  // what ScenePlayer::create allocates, at most
   if (const auto* objects = root->objects()) {
     for (flatbuffers::uoffset_t o = 0; o < objects->size(); ++o) {
       const fb::Object* in = objects->Get(o);
@@ -370,6 +552,9 @@ Result<void> Pack::load() {
       info.material = view(in->material());
       info.face_camera = in->face_camera();
       info.content = view(in->content());
+      if (!valid_utf8(info.name) || !valid_utf8(info.material) || !valid_utf8(info.content))
+        return bad("object %u: a string is not UTF-8", o);
+      if (!budget.take(4)) return bad("object %u: more objects than the file holds", o);
       if (info.mesh < -1 || info.mesh >= static_cast<int>(meshes_.size()))
         return bad("object %u names mesh %d", o, info.mesh);
       if (in->position())
@@ -414,6 +599,7 @@ Result<void> Pack::load() {
         if (const auto* blend = a->blend()) {
           if (sheet || blend->size() > static_cast<flatbuffers::uoffset_t>(kMaxLayers))
             return bad("object %u: bad blend", o);
+          if (!budget.take(blend->size())) return bad("object %u: bad blend", o);
           for (const fb::BlendEntry* b : *blend) {
             if (b->clip() >= clip_count || !(std::isfinite(b->weight()) && b->weight() > 0.0f)) {
               return bad("object %u blends clip %u by %g", o, unsigned{b->clip()},
@@ -423,7 +609,11 @@ Result<void> Pack::load() {
           }
         }
         if (const auto* events = a->events()) {
+          if (events->size() > kMaxClipEvents || !budget.take(uint64_t{events->size()} * 2))
+            return bad("object %u: %u events, at most %u", o, events->size(), kMaxClipEvents);
           for (const fb::ObjectEvent* e : *events) {
+            if (!valid_utf8(view(e->name())))
+              return bad("object %u: an event name is not UTF-8", o);
             if (e->clip() >= clip_count)
               return bad("object %u: an event names clip %u", o, unsigned{e->clip()});
             if (rig) {
@@ -438,6 +628,23 @@ Result<void> Pack::load() {
             anim.events.push_back({view(e->name()), e->clip(), e->time(), e->frame()});
           }
         }
+        if (sheet) {
+          play_bytes += sprite_player_bytes(sheet->max_event_count() + anim.events.size());
+          if (!anim.events.empty()) play_bytes += sheet_copy_bytes(*sheet);
+        }
+      }
+      play_bytes += 512;
+      const bool sprite = info.animated && info.animation.sprite_sheet >= 0;
+      const int mesh_rig = info.mesh >= 0 ? meshes_[static_cast<size_t>(info.mesh)].rig : -1;
+      if (!sprite && mesh_rig >= 0) {
+        const Rig& rig = rigs_[static_cast<size_t>(mesh_rig)].rig;
+        const uint64_t events = info.animation.events.size();
+        play_bytes += animator_bytes(rig, static_cast<uint64_t>(rig.max_event_count()) + events);
+        if (events > 0) play_bytes += rig_copy_bytes(rig);
+      }
+      if (play_bytes > kMaxPlayBytes) {
+        return bad("object %u: playing the scene would need more than %llu bytes", o,
+                   static_cast<unsigned long long>(kMaxPlayBytes));
       }
       objects_.push_back(std::move(info));
     }
@@ -456,19 +663,21 @@ Result<std::span<const uint8_t>> Pack::blob(const void* blob_ptr, uint64_t expec
   if (b->compression() == fb::Compression::None) {
     return std::span<const uint8_t>(b->data()->data(), b->data()->size());
   }
-  std::vector<uint64_t>& cache = decoded_->slots[static_cast<size_t>(slot)];
-  if (cache.empty() && expected > 0) {
-    cache.resize((expected + 7) / 8);
-    const int got = LZ4_decompress_safe(
-        reinterpret_cast<const char*>(b->data()->data()), reinterpret_cast<char*>(cache.data()),
-        static_cast<int>(b->data()->size()), static_cast<int>(expected));
+  Decoded::Slot& cache = decoded_->slots[static_cast<size_t>(slot)];
+  if (!cache.words && expected > 0) {
+    // expected <= kMaxBlobBytes and <= 255 x the LZ4 data (load() checked both).
+    cache.words.reset(new uint64_t[(expected + 7) / 8]);
+    const int got =
+        LZ4_decompress_safe(reinterpret_cast<const char*>(b->data()->data()),
+                            reinterpret_cast<char*>(cache.words.get()),
+                            static_cast<int>(b->data()->size()), static_cast<int>(expected));
     if (got < 0 || static_cast<uint64_t>(got) != expected) {
-      cache.clear();
+      cache.words.reset();
       return bad("%s does not decode to %llu bytes", what,
                  static_cast<unsigned long long>(expected));
     }
   }
-  return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(cache.data()), expected);
+  return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(cache.words.get()), expected);
 }
 
 Result<PartStreams> Pack::part_streams(int part) const {
@@ -509,6 +718,13 @@ Result<PartStreams> Pack::part_streams(int part) const {
     for (uint32_t i : s.indices) {
       if (i >= n)
         return bad("part %d: index %u of %llu vertices", part, i,
+                   static_cast<unsigned long long>(n));
+    }
+    // The cooker writes each vertex's index in its source accessor, which has as many
+    // vertices as the part: a larger one would make a reader size its output by it.
+    for (uint32_t v : s.source_vertices) {
+      if (v >= n)
+        return bad("part %d: source vertex %u of %llu vertices", part, v,
                    static_cast<unsigned long long>(n));
     }
     const int rig = meshes_[static_cast<size_t>(info.mesh)].rig;

@@ -1,6 +1,8 @@
 #include "animpack/rig.h"
 
 #include <algorithm>
+#include <string_view>
+#include <vector>
 
 namespace animpack {
 
@@ -11,14 +13,16 @@ Result<Rig> Rig::create(Skeleton skeleton, std::vector<Clip> clips) {
   Rig rig;
   for (size_t i = 0; i < clips.size(); ++i) {
     if (Result<void> r = clips[i].validate(skeleton.joint_count()); !r) return r.error();
-    for (size_t j = 0; j < i; ++j) {
-      if (clips[j].name() == clips[i].name()) {
-        return Error::make(ErrorCode::kBadClip, "two clips are named '%s'",
-                           clips[i].name().c_str());
-      }
-    }
     rig.max_channels_ = std::max(rig.max_channels_, static_cast<int>(clips[i].channels().size()));
     rig.max_events_ = std::max(rig.max_events_, static_cast<int>(clips[i].events().size()));
+  }
+  // Unique names in O(n log n): a pack may hold 65535 clips.
+  std::vector<std::string_view> names(clips.size());
+  for (size_t i = 0; i < clips.size(); ++i) names[i] = clips[i].name();
+  std::sort(names.begin(), names.end());
+  if (const auto d = std::adjacent_find(names.begin(), names.end()); d != names.end()) {
+    return Error::make(ErrorCode::kBadClip, "two clips are named '%.*s'",
+                       static_cast<int>(d->size()), d->data());
   }
   rig.skeleton_ = std::move(skeleton);
   rig.clips_ = std::move(clips);

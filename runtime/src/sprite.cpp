@@ -152,12 +152,15 @@ Result<SpriteSheet> SpriteSheet::create(Atlas atlas, std::vector<SpriteClip> cli
                            clip.name().c_str(), i, clip.frames()[i], atlas.frame_count());
       }
     }
-    for (size_t d = 0; d < c; ++d) {
-      if (clips[d].name() == clip.name()) {
-        return Error::make(ErrorCode::kBadClip, "two sprite clips named '%s'", clip.name().c_str());
-      }
-    }
     max_events = std::max(max_events, static_cast<uint32_t>(clip.events().size()));
+  }
+  // Unique names in O(n log n): a pack may hold 65535 clips.
+  std::vector<std::string_view> names(clips.size());
+  for (size_t c = 0; c < clips.size(); ++c) names[c] = clips[c].name();
+  std::sort(names.begin(), names.end());
+  if (const auto d = std::adjacent_find(names.begin(), names.end()); d != names.end()) {
+    return Error::make(ErrorCode::kBadClip, "two sprite clips named '%.*s'",
+                       static_cast<int>(d->size()), d->data());
   }
   return SpriteSheet(std::move(atlas), std::move(clips), max_events);
 }

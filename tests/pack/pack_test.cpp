@@ -4,10 +4,14 @@
 #include "animpack/pack.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/schema/pack_generated.h"
@@ -342,6 +346,188 @@ TEST(Pack, GoldenVersionOnePackStillLoads) {
   EXPECT_EQ(pack->format_version(), 1u);
   expect_same_rig(pack->rig(0), fixture::make_rig());
   use_everything(*pack);
+}
+
+// ---------------------------------------------------------------- crafted packs (limits)
+
+namespace fb = animpack::schema;
+
+// Overwrites a scalar field the writer stored (a non-default value) in `bytes`.
+template <typename T>
+void patch(std::vector<uint8_t>& bytes, const void* table, flatbuffers::voffset_t field, T value) {
+  const size_t at = static_cast<size_t>(static_cast<const uint8_t*>(table) - bytes.data());
+  int32_t back;
+  std::memcpy(&back, bytes.data() + at, 4);
+  const size_t vtable = at - static_cast<size_t>(static_cast<int64_t>(back));
+  uint16_t vtable_size, offset = 0;
+  std::memcpy(&vtable_size, bytes.data() + vtable, 2);
+  ASSERT_LT(field, vtable_size);
+  std::memcpy(&offset, bytes.data() + vtable + field, 2);
+  ASSERT_NE(offset, 0) << "the field is stored";
+  std::memcpy(bytes.data() + at + offset, &value, sizeof value);
+}
+
+// Overwrites a vector's length prefix.
+void patch_length(std::vector<uint8_t>& bytes, const void* vector, uint32_t length) {
+  const auto* at = static_cast<const uint8_t*>(vector);
+  std::memcpy(bytes.data() + (at - bytes.data()), &length, sizeof length);
+}
+
+TEST(Pack, RefusesASpriteSheetWhosePixelSizeWrapsToZero) {
+  // 2^31 x 2^31 x 4 bytes is 2^64: a 64-bit product wraps to 0, matching an empty blob.
+  PackWriteOptions raw;
+  raw.compress = false;
+  std::vector<uint8_t> bytes = write_pack(fixture_pack(), raw);
+  const fb::SpriteSheet* sheet = fb::GetAssetPack(bytes.data())->sprite_sheets()->Get(0);
+  patch(bytes, sheet, fb::SpriteSheet::VT_WIDTH, uint32_t{1} << 31);
+  patch(bytes, sheet, fb::SpriteSheet::VT_HEIGHT, uint32_t{1} << 31);
+  patch(bytes, sheet->pixels(), fb::Blob::VT_RAW_SIZE, uint64_t{0});
+  patch_length(bytes, sheet->pixels()->data(), 0);
+  auto pack = Pack::from_bytes(bytes);
+  ASSERT_FALSE(pack);
+  EXPECT_EQ(pack.error().code(), ErrorCode::kBadPack);
+  EXPECT_NE(std::string(pack.error().message()).find("at most 16384 on a side"), std::string::npos)
+      << pack.error().message();
+}
+
+TEST(Pack, RefusesAnLz4BlobDeclaringMoreThanItsDataCanDecodeTo) {
+  CookedPack cooked = fixture_pack();
+  std::fill(cooked.sheets[0].rgba.begin(), cooked.sheets[0].rgba.end(), uint8_t{0});
+  std::vector<uint8_t> bytes = write_pack(cooked);
+  const fb::SpriteSheet* sheet = fb::GetAssetPack(bytes.data())->sprite_sheets()->Get(0);
+  ASSERT_EQ(sheet->pixels()->compression(), fb::Compression::Lz4);
+  const uint64_t data = sheet->pixels()->data()->size();
+  // 4096 x 4096 RGBA8 is 64 MiB, under kMaxBlobBytes, but more than 255 x the LZ4 data.
+  ASSERT_LT(data * 255, uint64_t{4096} * 4096 * 4);
+  patch(bytes, sheet, fb::SpriteSheet::VT_WIDTH, uint32_t{4096});
+  patch(bytes, sheet, fb::SpriteSheet::VT_HEIGHT, uint32_t{4096});
+  patch(bytes, sheet->pixels(), fb::Blob::VT_RAW_SIZE, uint64_t{4096} * 4096 * 4);
+  auto pack = Pack::from_bytes(bytes);
+  ASSERT_FALSE(pack) << "refused before anything is allocated for the blob";
+  EXPECT_EQ(pack.error().code(), ErrorCode::kBadPack);
+}
+
+TEST(Pack, RefusesSourceVerticesOutsideThePart) {
+  CookedPack cooked = fixture_pack();
+  cooked.meshes[0].parts[0].source_vertices[2] = 0x7fffffff;
+  auto pack = Pack::from_bytes(write_pack(cooked));
+  ASSERT_TRUE(pack) << pack.error().message();
+  auto s = pack->part_streams(0);
+  ASSERT_FALSE(s) << "a source vertex past the part's vertices is refused when decoded";
+  EXPECT_EQ(s.error().code(), ErrorCode::kBadPack);
+}
+
+TEST(Pack, RefusesBytesAfterTheBuffer) {
+  const std::vector<uint8_t> good = write_pack(fixture_pack());
+  ASSERT_TRUE(Pack::from_bytes(good));
+  std::vector<uint8_t> zeros = good;
+  zeros.resize(good.size() + 4096, 0);
+  auto pack = Pack::from_bytes(zeros);
+  ASSERT_FALSE(pack);
+  EXPECT_EQ(pack.error().code(), ErrorCode::kBadPack);
+  std::vector<uint8_t> garbage = good;
+  garbage.push_back(0x5a);
+  EXPECT_FALSE(Pack::from_bytes(garbage));
+}
+
+TEST(Pack, RefusesAFileAboveTheSizeLimitBeforeMappingIt) {
+  const fs::path dir = fs::temp_directory_path() / "animpack_pack_limit_test";
+  fs::create_directories(dir);
+  const fs::path file = dir / "huge.anpk";
+  ASSERT_EQ(write_file_atomically(file, write_pack(fixture_pack())), "");
+  fs::resize_file(file, kMaxPackBytes + 1);  // sparse: trailing zeros
+  auto pack = Pack::open(file.string());
+  fs::remove_all(dir);
+  ASSERT_FALSE(pack);
+  EXPECT_EQ(pack.error().code(), ErrorCode::kBadPack);
+  EXPECT_NE(std::string(pack.error().message()).find("at most"), std::string::npos)
+      << pack.error().message();
+}
+
+TEST(Pack, RefusesAFifoADirectoryAndADeviceWithoutReadingThem) {
+  const fs::path dir = fs::temp_directory_path() / "animpack_pack_fifo_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path fifo = dir / "pipe.anpk";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  auto from_fifo = Pack::open(fifo.string());  // hung waiting for a writer before
+  auto from_dir = Pack::open(dir.string());
+  auto from_device = Pack::open("/dev/zero");
+  fs::remove_all(dir);
+  ASSERT_FALSE(from_fifo);
+  EXPECT_EQ(from_fifo.error().code(), ErrorCode::kIo);
+  ASSERT_FALSE(from_dir);
+  EXPECT_EQ(from_dir.error().code(), ErrorCode::kIo);
+  ASSERT_FALSE(from_device);
+  EXPECT_EQ(from_device.error().code(), ErrorCode::kIo);
+}
+
+TEST(Pack, RefusesStringsThatAreNotUtf8) {
+  for (const char* name : {"walk\xc3", "\xc0\xaf", "\xed\xa0\x80",
+                           "a\xff"
+                           "b"}) {
+    CookedPack cooked = fixture_pack();
+    cooked.objects[0].name = name;
+    auto pack = Pack::from_bytes(write_pack(cooked));
+    ASSERT_FALSE(pack) << "object name " << testing::PrintToString(std::string(name));
+    EXPECT_EQ(pack.error().code(), ErrorCode::kBadPack);
+  }
+  CookedPack cooked = fixture_pack();
+  cooked.objects[0].name = "h\xc3\xa9ros \xe2\x9c\x93 \xf0\x9f\x98\x80";
+  EXPECT_TRUE(Pack::from_bytes(write_pack(cooked))) << "well-formed UTF-8 is kept";
+}
+
+TEST(Pack, RefusesEventsWhosePlayersWouldExceedTheSetupLimit) {
+  // Each object event can be crossed kMaxRepeats times both ways in one advance: the
+  // buffers for 20,000 of them would take gigabytes in ScenePlayer::create.
+  CookedPack cooked = fixture_pack();
+  cooked.objects[0].animation.events.clear();
+  for (int i = 0; i < 20000; ++i) cooked.objects[0].animation.events.push_back({"e", 1, 0.5f, 0});
+  auto pack = Pack::from_bytes(write_pack(cooked));
+  ASSERT_FALSE(pack);
+  EXPECT_EQ(pack.error().code(), ErrorCode::kBadPack);
+  EXPECT_NE(std::string(pack.error().message()).find("bytes"), std::string::npos)
+      << pack.error().message();
+  cooked.objects[0].animation.events.resize(100);
+  EXPECT_TRUE(Pack::from_bytes(write_pack(cooked))) << "100 events are fine";
+}
+
+// A pack whose rigs vector holds `copies` offsets to one one-joint rig table.
+std::vector<uint8_t> shared_rig_pack(size_t copies) {
+  flatbuffers::FlatBufferBuilder b;
+  const Mat4 identity;
+  const auto& m = reinterpret_cast<const fb::Mat4f&>(identity);
+  const fb::Trsf rest(fb::Vec3f(0, 0, 0), fb::Quatf(0, 0, 0, 1), fb::Vec3f(1, 1, 1));
+  const auto name = b.CreateString("j");
+  const auto joints = b.CreateVector(std::vector{fb::CreateJoint(b, name, -1, &rest)});
+  const auto binds = b.CreateVectorOfStructs(&m, 1);
+  const auto rig = fb::CreateRig(b, joints, binds, &m);
+  const auto rigs = b.CreateVector(std::vector<flatbuffers::Offset<fb::Rig>>(copies, rig));
+  fb::AssetPackBuilder root(b);
+  root.add_format_version(kPackFormatVersion);
+  root.add_rigs(rigs);
+  fb::FinishAssetPackBuffer(b, root.Finish());
+  return {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()};
+}
+
+TEST(Pack, RefusesOneTableReferencedManyTimes) {
+  // FlatBuffers lets every entry of a vector point at one table: 20,000 rigs from one
+  // rig's bytes would each be copied out of the file.
+  auto pack = Pack::from_bytes(shared_rig_pack(20000));
+  ASSERT_FALSE(pack);
+  EXPECT_EQ(pack.error().code(), ErrorCode::kBadPack);
+  auto single = Pack::from_bytes(shared_rig_pack(1));
+  EXPECT_TRUE(single) << single.error().message();
+}
+
+TEST(Pack, FindsADuplicateClipNameAmongSixtyThousand) {
+  std::vector<Clip> clips;
+  for (int i = 0; i < 60000; ++i) clips.emplace_back("clip" + std::to_string(i));
+  clips.emplace_back("clip17");
+  auto rig = Rig::create(fixture::make_rig().skeleton(), std::move(clips));
+  ASSERT_FALSE(rig);
+  EXPECT_NE(std::string(rig.error().message()).find("'clip17'"), std::string::npos)
+      << rig.error().message();
 }
 
 }  // namespace

@@ -6,8 +6,11 @@
 //   auto animator = animpack::Animator::create(&rig, 60);
 //   animpack::Result<animpack::PartStreams> part = pack->part_streams(0);  // decoded now
 //
-// A pack is untrusted input. open() runs the FlatBuffers verifier (structure, bounds,
-// the "ANPK" identifier) and then the semantic checks of docs/pack-format.md: the format
+// A pack is untrusted input. open() refuses anything but a regular file of at most
+// kMaxPackBytes before mapping it, runs the FlatBuffers verifier (structure, bounds,
+// the "ANPK" identifier, no trailing bytes) and then the semantic checks of
+// docs/pack-format.md (every count, index, size and product of sizes; every allocation
+// bounded by what the file can hold and by the limits below; strings UTF-8): the format
 // version, every index in range, parents before children, key times ascending and
 // finite, value and blob sizes consistent with their counts, sprite frames inside their
 // image, object animations naming real clips with valid weights, speeds and starts.
@@ -38,6 +41,17 @@ namespace animpack {
 
 // The pack format version this runtime reads (and the cooker writes).
 inline constexpr uint32_t kPackFormatVersion = 1;
+
+// Limits Pack::open enforces (docs/pack-format.md, "Limits"). A pack above any of them is
+// refused with kBadPack before anything is allocated for it.
+// The file: 2 GiB - 64 KiB, under FlatBuffers' 2 GiB buffer limit.
+inline constexpr uint64_t kMaxPackBytes = (uint64_t{2} << 30) - (uint64_t{64} << 10);
+// One blob's raw size: 1 GiB, a kMaxSpriteSide x kMaxSpriteSide RGBA8 sheet.
+inline constexpr uint64_t kMaxBlobBytes = uint64_t{1} << 30;
+inline constexpr uint64_t kMaxDecodedBytes = uint64_t{2} << 30;  // all LZ4 blobs, decoded
+inline constexpr uint32_t kMaxSpriteSide = 16384;  // sprite sheet pixels a side (the cooker's)
+inline constexpr uint32_t kMaxClipEvents = 65535;  // events in one clip
+inline constexpr uint64_t kMaxPlayBytes = uint64_t{256} << 20;  // ScenePlayer/Animator setup
 
 // A part's vertex streams, decoded. normals, tangents, joints and weights are empty when
 // the part has none. Views into the Pack.
