@@ -593,9 +593,10 @@ class Reader {
         if (get_float(node, "`start`", e.pos, &start)) {
           if (start < 0) {
             report("E0115", e.pos, "`start` (seconds into the clip) must be 0 or more");
-          } else if (start > kMaxStart) {
+          } else if (start > kMaxStartSeconds) {
             report("E0135", e.pos,
-                   "`start` " + number(start) + " s is over the limit of " + number(kMaxStart) +
+                   "`start` " + number(start) + " s is over the limit of " +
+                       number(static_cast<float>(kMaxStartSeconds)) +
                        " s (docs/scene-format.md, limits)");
           } else {
             a.start = start;
