@@ -321,27 +321,6 @@ int cook_or_check(int argc, char** argv, bool cook) {
 
 const char* playback_text(Playback p) { return playback_name(p); }
 
-// A string from a pack (or a path), printable: control characters (C0, DEL, C1) and
-// backslashes escaped as \xNN, so a crafted pack cannot drive the terminal. Pack::open
-// has checked it is UTF-8.
-std::string printable(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const bool c1 = c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
-                    static_cast<unsigned char>(s[i + 1]) <= 0x9F;
-    if (c < 0x20 || c == 0x7F || c == '\\' || c1) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c1 ? static_cast<unsigned char>(s[++i]) : c);
-      out += hex;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
 int inspect(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, false, o)) {

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "animpack/compiler/diagnostics.h"
 #include "animpack/scene_player.h"
 #include "animpack/skinning.h"
 
@@ -93,54 +94,6 @@ struct Fnv {
 }
 
 std::string sv(std::string_view s) { return std::string(s); }
-
-// The length of the valid UTF-8 sequence at s[i] (a character from U+0080, no overlong
-// forms, no surrogates), or 0.
-size_t utf8_length(std::string_view s, size_t i) {
-  const auto at = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = at(i);
-  size_t n = 0;
-  unsigned char lo = 0x80, hi = 0xbf;  // the second byte's range
-  if (c >= 0xc2 && c <= 0xdf) {
-    n = 2;
-  } else if (c >= 0xe0 && c <= 0xef) {
-    n = 3;
-    if (c == 0xe0) lo = 0xa0;
-    if (c == 0xed) hi = 0x9f;
-  } else if (c >= 0xf0 && c <= 0xf4) {
-    n = 4;
-    if (c == 0xf0) lo = 0x90;
-    if (c == 0xf4) hi = 0x8f;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size() || at(i + 1) < lo || at(i + 1) > hi) return 0;
-  for (size_t k = 2; k < n; ++k) {
-    if (at(i + k) < 0x80 || at(i + k) > 0xbf) return 0;
-  }
-  return n;
-}
-
-// A string from the pack (names are untrusted) made printable: control characters, DEL
-// and bytes that are not valid UTF-8 become \xNN; the rest is kept (so printable() of
-// its own result changes nothing: messages that quote escaped names stay as they are).
-std::string printable(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x7f) {
-      out.push_back(s[i++]);
-    } else if (const size_t n = c >= 0x80 ? utf8_length(s, i) : 0; n > 0) {
-      out.append(s.substr(i, n));
-      i += n;
-    } else {
-      appendf(&out, "\\x%02x", c);
-      ++i;
-    }
-  }
-  return out;
-}
 
 bool parse_int(std::string_view text, int64_t lo, int64_t hi, int64_t* out) {
   const std::string s(text);
@@ -224,25 +177,11 @@ class ScriptGame : public Game {
 
 // ------------------------------------------------------------------------- JSON
 
-// A JSON string: quote and backslash escaped, control characters and DEL as \u00NN, and
-// each byte that is not part of valid UTF-8 as \u00NN (so the output is valid UTF-8).
+// A JSON string (diagnostics.h's json_escape: control characters escaped; the pack's
+// strings are UTF-8, Pack::open checks it).
 void json_string(std::string* out, std::string_view s) {
   out->push_back('"');
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c == '"' || c == '\\') {
-      out->push_back('\\');
-      out->push_back(s[i++]);
-    } else if (c >= 0x20 && c < 0x7f) {
-      out->push_back(s[i++]);
-    } else if (const size_t n = c >= 0x80 ? utf8_length(s, i) : 0; n > 0) {
-      out->append(s.substr(i, n));
-      i += n;
-    } else {
-      appendf(out, "\\u%04x", c);
-      ++i;
-    }
-  }
+  out->append(json_escape(s));
   out->push_back('"');
 }
 

@@ -15,6 +15,7 @@
 
 #include "animpack/animator.h"
 #include "animpack/camera.h"
+#include "animpack/compiler/diagnostics.h"
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
 #include "animpack/posed.h"
@@ -351,14 +352,14 @@ int preview_command(int argc, char** argv) {
   const std::string& path = o.positional[0];
   Result<Pack> pack = Pack::open(path);
   if (!pack) {
-    std::fprintf(stderr, "animpack: %s\n", pack.error().message());
+    std::fprintf(stderr, "animpack: %s\n", printable(pack.error().message()).c_str());
     return pack.error().code() == ErrorCode::kIo ? kExitUsage : kExitErrors;
   }
   const int object = pack->find_object(o.object);
   if (object < 0) {
     std::string names;
     for (const ObjectInfo& info : pack->objects()) {
-      names += (names.empty() ? "" : ", ") + std::string(info.name);
+      names += (names.empty() ? "" : ", ") + printable(info.name);
     }
     std::fprintf(stderr, "animpack: %s has no object '%s' (its objects: %s)\n", path.c_str(),
                  o.object.c_str(), names.c_str());
@@ -375,7 +376,7 @@ int preview_command(int argc, char** argv) {
     if (c < 0) {
       std::string names;
       for (int k = 0; k < subject.clip_count(); ++k) {
-        names += (k ? ", " : "") + std::string(subject.clip_name(k));
+        names += (k ? ", " : "") + printable(subject.clip_name(k));
       }
       std::fprintf(stderr, "animpack: object '%s' has no clip '%s' (its clips: %s)\n",
                    o.object.c_str(), o.clip.c_str(), names.c_str());
@@ -413,7 +414,8 @@ int preview_command(int argc, char** argv) {
     for (const Cell& cell : r.cells) {
       Result<trace::TraceScene> scene = staged(cell);
       if (!scene) {
-        std::fprintf(stderr, "animpack: %s: %s\n", o.object.c_str(), scene.error().message());
+        std::fprintf(stderr, "animpack: %s: %s\n", o.object.c_str(),
+                     printable(scene.error().message()).c_str());
         return kExitErrors;
       }
       bounds.merge(scene->bounds());
@@ -442,12 +444,13 @@ int preview_command(int argc, char** argv) {
         if (auto g = add_ground(*scene, bounds); !g) scene = g.error();
       }
       if (!scene) {
-        std::fprintf(stderr, "animpack: %s: %s\n", o.object.c_str(), scene.error().message());
+        std::fprintf(stderr, "animpack: %s: %s\n", o.object.c_str(),
+                     printable(scene.error().message()).c_str());
         return kExitErrors;
       }
       Result<trace::Frame> frame = trace::render(*scene, render);
       if (!frame) {
-        std::fprintf(stderr, "animpack: %s\n", frame.error().message());
+        std::fprintf(stderr, "animpack: %s\n", printable(frame.error().message()).c_str());
         return kExitErrors;
       }
       const int x = static_cast<int>(ci) * o.width;

@@ -39,7 +39,7 @@ TEST(Inspect, EscapesControlCharactersFromThePack) {
   }
   EXPECT_EQ(r.output.find("\xc2\x9b"), std::string::npos) << "a raw C1 control";
   EXPECT_NE(r.output.find("col\\x1b[2Jumn (a\\x0db.glb)"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("evil\\x07\\x1b]0;title\\x07\\x0a\\x9b31m\\x5c: mesh 0"),
+  EXPECT_NE(r.output.find("evil\\x07\\x1b]0;title\\x07\\x0a\\xc2\\x9b31m\\: mesh 0"),
             std::string::npos)
       << r.output;
 }

@@ -233,12 +233,13 @@ TEST(PoseCommand, PoseAtALateTickIsTheSteppedScenesPose) {
 }
 
 // The fixture pack with the box's node rig moved out to 3e38 twice over (its lid's
-// world matrix overflows to inf) and names with control and non-UTF-8 bytes.
+// world matrix overflows to inf) and names with control characters (C0, DEL, C1: a pack's strings
+// are UTF-8).
 CookedPack crafted_pack() {
   CookedPack cooked = make_cooked();
   std::vector<Joint> joints = {{"ba\x01se", -1, Trs{{3e38f, 0, 0}, {}, {1, 1, 1}}},
                                {"li\x7f"
-                                "d\xc3",
+                                "d\xc2\x85",
                                 0, Trs{{3e38f, 1, 0}, {}, {1, 1, 1}}}};
   Skeleton skeleton = *Skeleton::create(std::move(joints), {}, Mat4{});
   Clip spin("Sp\x1bin");
@@ -251,7 +252,7 @@ CookedPack crafted_pack() {
   cooked.rigs[1].rig = *Rig::create(std::move(skeleton), std::move(clips));
   cooked.rigs[1].clip_source_animations = {0};
   for (CookedObject& o : cooked.objects) {
-    if (o.name == "box") o.name = "bo\x01x\xff";
+    if (o.name == "box") o.name = "bo\x01x\xc2\x9b";
   }
   return cooked;
 }
@@ -259,11 +260,12 @@ CookedPack crafted_pack() {
 TEST(PoseCommand, RefusesToPrintANonFinitePoseAsJsonNamingTheObjectAndJoint) {
   Result<Pack> pack = Pack::from_bytes(write_pack(crafted_pack()));
   ASSERT_TRUE(pack) << pack.error().message();
-  const Result<std::string> text = pose_json(*pack, "bo\x01x\xff", 0, 60);
+  const Result<std::string> text = pose_json(*pack, "bo\x01x\xc2\x9b", 0, 60);
   ASSERT_FALSE(text) << *text;
   EXPECT_EQ(text.error().code(), ErrorCode::kInvalidArgument);
   const std::string message = text.error().message();
-  EXPECT_NE(message.find("object 'bo\\x01x\\xff' joint 'li\\x7fd\\xc3'"), std::string::npos)
+  EXPECT_NE(message.find("object 'bo\\x01x\\xc2\\x9b' joint 'li\\x7fd\\xc2\\x85'"),
+            std::string::npos)
       << message;
 }
 
@@ -271,9 +273,9 @@ TEST(PlayCommand, EscapesControlAndNonUtf8BytesOfPackNames) {
   Result<Pack> pack = Pack::from_bytes(write_pack(crafted_pack()));
   ASSERT_TRUE(pack) << pack.error().message();
   std::string report;
-  ASSERT_TRUE(
-      run_play(*pack, {31, 60}, parse_script("3 bo\x01x\xff play Nope\n", "s").commands, &report));
-  EXPECT_NE(report.find("  bo\\x01x\\xff: op\\x0aen (clip Sp\\x1bin)\n"), std::string::npos)
+  ASSERT_TRUE(run_play(*pack, {31, 60}, parse_script("3 bo\x01x\xc2\x9b play Nope\n", "s").commands,
+                       &report));
+  EXPECT_NE(report.find("  bo\\x01x\\xc2\\x9b: op\\x0aen (clip Sp\\x1bin)\n"), std::string::npos)
       << report;
   EXPECT_NE(report.find("no clip 'Nope'"), std::string::npos) << report;
   for (const char c : report) {
@@ -287,24 +289,24 @@ TEST(PoseCommand, EscapesControlAndNonUtf8BytesOfNamesInJson) {
   // Finite this time: the rest translations back in range.
   std::vector<Joint> joints = {{"ba\x01se", -1, Trs{}},
                                {"li\x7f"
-                                "d\xc3",
+                                "d\xc2\x85",
                                 0, Trs{}}};
   cooked.rigs[1].rig = *Rig::create(*Skeleton::create(std::move(joints), {}, Mat4{}), {});
   cooked.rigs[1].clip_source_animations = {};
   for (CookedObject& o : cooked.objects) {
-    if (o.name == "bo\x01x\xff") o.animated = false;
+    if (o.name == "bo\x01x\xc2\x9b") o.animated = false;
   }
   Result<Pack> pack = Pack::from_bytes(write_pack(cooked));
   ASSERT_TRUE(pack) << pack.error().message();
-  const Result<std::string> text = pose_json(*pack, "bo\x01x\xff", 0, 60);
+  const Result<std::string> text = pose_json(*pack, "bo\x01x\xc2\x9b", 0, 60);
   ASSERT_TRUE(text) << text.error().message();
   const json j = json::parse(*text);  // throws on invalid UTF-8 or raw control characters
-  EXPECT_EQ(j["object"], "bo\x01x\u00ff");
+  EXPECT_EQ(j["object"], "bo\x01x\xc2\x9b");
   EXPECT_EQ(j["joints"][0]["name"], "ba\x01se");
   EXPECT_EQ(j["joints"][1]["name"],
             "li\x7f"
-            "d\u00c3");
-  EXPECT_NE(text->find("\"li\\u007fd\\u00c3\""), std::string::npos) << *text;
+            "d\xc2\x85");
+  EXPECT_NE(text->find("\"li\\u007fd\xc2\x85\""), std::string::npos) << *text;
 }
 
 // ------------------------------------------------------------------------- the executable
@@ -393,11 +395,11 @@ TEST_F(Cli, PoseJsonOfANonFinitePoseExitsOneNamingTheJoint) {
   ASSERT_EQ(write_file_atomically(crafted, write_pack(crafted_pack())), "");
   // The object's name through printf: sh has no $'...' quoting.
   const CliRun pose =
-      run("pose " + crafted + " --object \"$(printf 'bo\\001x\\377')\" --tick 0 --json");
+      run("pose " + crafted + " --object \"$(printf 'bo\\001x\\302\\233')\" --tick 0 --json");
   EXPECT_EQ(pose.status, 1) << pose.output;
   EXPECT_EQ(pose.output.find("nan"), std::string::npos) << pose.output;
   EXPECT_EQ(pose.output.find("inf"), std::string::npos) << pose.output;
-  EXPECT_NE(pose.output.find("joint 'li\\x7fd\\xc3'"), std::string::npos) << pose.output;
+  EXPECT_NE(pose.output.find("joint 'li\\x7fd\\xc2\\x85'"), std::string::npos) << pose.output;
 }
 
 // ------------------------------------------------------------------------- the corpus

@@ -291,8 +291,10 @@ std::string format_diagnostics(const DiagnosticSink& sink, DiagnosticFormat form
 // `text` with every character that is not printable written as \xNN, one for each byte:
 // ASCII control characters (NUL included) except those in `keep`, DEL, the C1 controls
 // U+0080..U+009F and bytes that are not UTF-8. The gcc and github formats print file
-// names and messages through it, so a name with a NUL or an escape sequence cannot cut
-// or garble the output.
+// names and messages through it, and so do `inspect`, `play`, `pose` and `preview` for
+// every string from a pack, so a name with a NUL or an escape sequence cannot cut or
+// garble the output. printable() of its own result is the same (backslashes are kept), so
+// a message that quotes escaped names can pass through it again.
 std::string printable(std::string_view text, std::string_view keep = {});
 
 // `text` as the body of a JSON string (without the quotes): " \ and control characters
