@@ -175,8 +175,12 @@ std::string ticked(std::string_view text) {
          " bytes)";
 }
 
-bool is_absolute_path(std::string_view path) {
-  if (!path.empty() && (path[0] == '/' || path[0] == '\\')) return true;
+// A path written for Windows (a drive letter, or rooted with a backslash): here it would
+// name a file relative to the scene's folder that nobody meant. POSIX absolute paths
+// ("/abs/hero.glb", as build systems pass them) are accepted; the pack records them
+// relative to the scene's folder (pack_source_name), never as written.
+bool is_windows_absolute_path(std::string_view path) {
+  if (!path.empty() && path[0] == '\\') return true;
   return path.size() >= 2 && std::isalpha(static_cast<unsigned char>(path[0])) && path[1] == ':';
 }
 
@@ -389,10 +393,11 @@ class Reader {
              std::string(what) + " = \"" + path + "\" must be " + std::string(ext_rule) + " file");
       return false;
     }
-    if (is_absolute_path(path)) {
+    if (is_windows_absolute_path(path)) {
       report("E0108", at,
              std::string(what) + " = \"" + path +
-                 "\" is an absolute path; write it relative to the scene file's folder");
+                 "\" is a Windows absolute path; write it relative to the scene file's folder "
+                 "(or as a POSIX absolute path)");
       return false;
     }
     *out = std::move(path);

@@ -191,6 +191,29 @@ TEST_F(CookCli, TheSameSceneCooksToTheSameBytesHoweverItsPathIsSpelled) {
   EXPECT_NE(bytes.find("models/SimpleSkin.gltf"), std::string::npos);
 }
 
+TEST_F(CookCli, AbsoluteAssetPathsCookToTheSameBytesAsRelativeOnes) {
+  // Build systems pass absolute paths; the pack records each asset relative to the scene's
+  // folder, so it is the same wherever the scene lies.
+  std::string text = slurp(scene_);
+  const std::string folder = (dir_ / "data").string();
+  for (const std::string key : {"file = \"", "atlas = \""}) {
+    for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + 1)) {
+      text.insert(at + key.size(), folder + "/");
+    }
+  }
+  ASSERT_NE(text.find("file = \"" + folder + "/models/SimpleSkin.gltf\""), std::string::npos);
+  ASSERT_NE(text.find("atlas = \"" + folder + "/art/"), std::string::npos);
+  const fs::path absolute_scene = dir_ / "data/absolute.toml";
+  std::ofstream(absolute_scene, std::ios::binary) << text;
+  const fs::path a = dir_ / "relative.anpk", b = dir_ / "absolute.anpk";
+  ASSERT_EQ(run("cook " + scene_.string() + " -o " + a.string()).status, 0);
+  const auto cooked = run("cook " + absolute_scene.string() + " -o " + b.string());
+  ASSERT_EQ(cooked.status, 0) << cooked.output;
+  const std::string bytes = slurp(b);
+  EXPECT_EQ(bytes, slurp(a));
+  EXPECT_EQ(bytes.find(folder), std::string::npos) << "an absolute path in the pack";
+}
+
 TEST_F(CookCli, ASigtermDuringACookLeavesNoTemporaryFile) {
   // Where the signal lands is a race (before, during or after the write); whichever it
   // is, no temporary file may remain.

@@ -96,10 +96,11 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
     {"E0107", Severity::kError, "wrong file extension",
      "A mesh `file` must end in .gltf or .glb, a sprite `atlas` in .png (any letter case). "
      "Reported at the key."},
-    {"E0108", Severity::kError, "absolute path",
-     "Asset paths are relative to the scene file's folder, so that a pack does not depend on "
-     "where it was cooked; a path that starts with `/` or `\\` or a drive letter (`C:`) is "
-     "refused. Reported at the key."},
+    {"E0108", Severity::kError, "Windows absolute path",
+     "Asset paths are relative to the scene file's folder, or POSIX absolute paths (as build "
+     "systems pass them; the pack records them relative to the scene's folder, so it does not "
+     "depend on where it was cooked); a path that starts with `\\` or a drive letter (`C:`) "
+     "would name a file nobody meant and is refused. Reported at the key."},
     {"E0109", Severity::kError, "empty string",
      "A name, mesh, file, atlas or clip name is the empty string. Reported at the key."},
     {"E0110", Severity::kError, "unsupported format",
