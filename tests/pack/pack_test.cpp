@@ -496,7 +496,7 @@ TEST(Pack, RefusesEventsWhosePlayersWouldExceedTheSetupLimit) {
 std::vector<uint8_t> shared_rig_pack(size_t copies) {
   flatbuffers::FlatBufferBuilder b;
   const Mat4 identity;
-  const auto& m = reinterpret_cast<const fb::Mat4f&>(identity);
+  const fb::Mat4f m(flatbuffers::span<const float, 16>(identity.m, 16));
   const fb::Trsf rest(fb::Vec3f(0, 0, 0), fb::Quatf(0, 0, 0, 1), fb::Vec3f(1, 1, 1));
   const auto name = b.CreateString("j");
   const auto joints = b.CreateVector(std::vector{fb::CreateJoint(b, name, -1, &rest)});
