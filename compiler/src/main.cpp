@@ -17,6 +17,7 @@
 #include "animpack/compiler/diagnostics.h"
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
+#include "output_check.h"
 #include "play_commands.h"
 #include "preview_command.h"
 
@@ -137,66 +138,6 @@ bool parse(int argc, char** argv, bool takes_output, Options& o) {
 void print_diagnostics(const DiagnosticSink& sink, DiagnosticFormat format) {
   const std::string text = format_diagnostics(sink, format);
   std::fwrite(text.data(), 1, text.size(), format == DiagnosticFormat::kGcc ? stderr : stdout);
-}
-
-// What a path names on disk, for telling whether two paths are one file: the device and
-// inode when it exists, else its absolute normalised path.
-struct FileIdentity {
-  bool exists = false;
-  bool regular = false;
-  const char* kind = "";  // what it is when it exists and is not a regular file
-  dev_t dev = 0;
-  ino_t ino = 0;
-  fs::path normal;
-};
-
-FileIdentity identity_of(const fs::path& p) {
-  FileIdentity id;
-  std::error_code ec;
-  id.normal = fs::weakly_canonical(fs::absolute(p, ec), ec);
-  if (ec) id.normal = fs::absolute(p, ec).lexically_normal();
-  struct stat st {};
-  if (::stat(p.c_str(), &st) == 0) {
-    id.exists = true;
-    id.regular = S_ISREG(st.st_mode);
-    id.kind = S_ISDIR(st.st_mode)    ? "a folder"
-              : S_ISFIFO(st.st_mode) ? "a FIFO"
-              : S_ISCHR(st.st_mode)  ? "a character device"
-              : S_ISBLK(st.st_mode)  ? "a block device"
-              : S_ISSOCK(st.st_mode) ? "a socket"
-                                     : "not a regular file";
-    id.dev = st.st_dev;
-    id.ino = st.st_ino;
-  }
-  return id;
-}
-
-bool same_file(const FileIdentity& a, const FileIdentity& b) {
-  if (a.exists && b.exists) return a.dev == b.dev && a.ino == b.ino;
-  return a.normal == b.normal;
-}
-
-// Why `out` (the pack, or the depfile) must not be written, or "": it is an existing
-// folder, FIFO or device, or the same file as an input or as `other` (the other output).
-std::string output_problem(const fs::path& out, const char* role,
-                           const std::vector<fs::path>& inputs, const fs::path* other,
-                           const char* other_role) {
-  const FileIdentity id = identity_of(out);
-  if (id.exists && !id.regular) {
-    return "refusing to write the " + std::string(role) + " " + out.string() + ": it is " +
-           id.kind + ", not a regular file";
-  }
-  for (const fs::path& in : inputs) {
-    if (same_file(id, identity_of(in))) {
-      return "refusing to write the " + std::string(role) + " " + out.string() +
-             ": it is the input " + in.string() + ", which would be overwritten";
-    }
-  }
-  if (other && same_file(id, identity_of(*other))) {
-    return "refusing to write the " + std::string(role) + " " + out.string() + ": it is also the " +
-           other_role;
-  }
-  return {};
 }
 
 // Writes the pack and the depfile (when asked for) so that a failure leaves both previous

@@ -23,6 +23,7 @@
 #include "animpack/tracer/image.h"
 #include "animpack/tracer/render.h"
 #include "animpack/tracer/stage.h"
+#include "output_check.h"
 
 namespace animpack {
 
@@ -350,6 +351,12 @@ int preview_command(int argc, char** argv) {
     return kExitUsage;
   }
   const std::string& path = o.positional[0];
+  // The PNG never replaces the pack it shows (or a folder, FIFO or device).
+  if (std::string problem = output_problem(o.output, "PNG", {path}, nullptr, "");
+      !problem.empty()) {
+    std::fprintf(stderr, "animpack: %s; nothing written\n", problem.c_str());
+    return kExitUsage;
+  }
   Result<Pack> pack = Pack::open(path);
   if (!pack) {
     std::fprintf(stderr, "animpack: %s\n", printable(pack.error().message()).c_str());

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fixtures/run_cli.h"
+#include "fixtures/test_data.h"
 #include "trace_fixture.h"
 
 namespace {
@@ -130,6 +131,20 @@ TEST_F(Preview, ASpriteCardFilmstripStepsThroughItsFrames) {
   for (int k = 0; k + 1 < 8; ++k) {
     EXPECT_TRUE(cells_differ(png, k * 24, (k + 1) * 24, 11, 24, 20)) << k;
   }
+}
+
+TEST_F(Preview, NeverWritesOverThePackItShowsOrADevice) {
+  const std::string before = animpack::test_data::read_test_file(pack_);
+  CliRun r = run("preview " + pack_ + " --object column -o " + pack_);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("which would be overwritten"), std::string::npos) << r.output;
+  // The same file by another spelling.
+  r = run("preview " + pack_ + " --object column -o " + (dir_ / "." / "fixture.anpk").string());
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_EQ(animpack::test_data::read_test_file(pack_), before);
+  r = run("preview " + pack_ + " --object column -o /dev/null");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("not a regular file"), std::string::npos) << r.output;
 }
 
 TEST_F(Preview, RefusesWhatItCannotPreview) {
