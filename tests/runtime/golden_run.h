@@ -12,26 +12,14 @@
 
 #include "animpack/animator.h"
 #include "fixtures/fixture.h"
+#include "fixtures/fnv.h"
 
 namespace animpack::golden {
 
 // The golden value: FNV-1a 64 of the run below.
 inline constexpr uint64_t kGoldenHash = 0x6262d0aae939a225;
 
-struct Fnv {
-  uint64_t h = 0xcbf29ce484222325ull;
-  void bytes(const void* p, size_t n) {
-    const auto* b = static_cast<const unsigned char*>(p);
-    for (size_t i = 0; i < n; ++i) {
-      h ^= b[i];
-      h *= 0x100000001b3ull;
-    }
-  }
-  template <typename T>
-  void value(const T& v) {
-    bytes(&v, sizeof v);
-  }
-};
+using fixture::Fnv;
 
 inline uint64_t scripted_run() {
   const Rig rig = fixture::make_rig();
