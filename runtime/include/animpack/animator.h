@@ -10,7 +10,7 @@
 //     upload(animator->palette());
 //   }
 //
-// Model (the seed's "Clips, poses and blending"):
+// Model:
 // - A mix is a stack of layers. Layer 0 is sampled over the rest pose; each later layer
 //   mixes over the layers before it by its weight, only on the joints and properties its
 //   clip animates. play() starts one mix with one layer; blend() adds a layer to the

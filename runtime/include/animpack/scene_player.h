@@ -21,7 +21,7 @@
 //     draw(player->posed(&camera));                               // the pose at this tick
 //   }
 //
-// What create() sets up (the seed's "Playing it"):
+// What create() sets up:
 // - Every object whose mesh has a rig gets an Animator; every sprite object (an
 //   [object.animation] with an atlas) a SpritePlayer; both at the game's tick rate.
 // - Each object plays on its own rig: the mesh rig's skeleton and clips (keys still viewed
