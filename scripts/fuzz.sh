@@ -18,10 +18,19 @@ rm -rf "$work"
 mkdir -p "$work/pack" "$work/gltf" "$work/scene"
 cp tests/data/packs/*.anpk "$work/pack/"
 ./build/fuzz/compiler/animpack cook assets/demo/scene.toml -o "$work/pack/demo.anpk" >/dev/null
-find tests/data/corpus -type f \( -name '*.gltf' -o -name '*.glb' \) -size -300k \
-  -exec cp -t "$work/gltf/" {} +
-find tests/data/scenes -type f -name '*.toml' -exec cp -t "$work/scene/" {} +
-cp tests/data/cook/*.toml "$work/scene/"
+seed() {  # seed DIR FILE...: copies, numbered (files in different folders share names)
+  local dir=$1 n=0 f
+  shift
+  for f in "$@"; do
+    n=$((n + 1))
+    cp "$f" "$dir/$n-$(basename "$f")"
+  done
+}
+mapfile -t gltf < <(find tests/data/corpus -type f \( -name '*.gltf' -o -name '*.glb' \) \
+  -size -300k | sort)
+seed "$work/gltf" "${gltf[@]}"
+mapfile -t scenes < <(find tests/data/scenes tests/data/cook -maxdepth 2 -type f -name '*.toml' | sort)
+seed "$work/scene" "${scenes[@]}"
 run() {  # run TARGET SEEDS SECONDS
   echo "== $1 for ${3}s ($(ls "$work/$2" | wc -l) seeds)"
   # A copy of the seeds per target: libFuzzer adds what it finds to the directory. Crash
