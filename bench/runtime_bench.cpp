@@ -104,7 +104,12 @@ struct SkeletonBuilder {
     j.parent = static_cast<int16_t>(parent);
     j.rest.translation = offset;
     // A small rest tilt so that rest rotations are not all the identity.
-    j.rest.rotation = quat_from_axis_angle(rng.direction(), rng.range(-0.2f, 0.2f));
+    // Drawn one after the other (the order of a call's arguments is unspecified: g++ and
+    // clang++ would build different rigs): the angle first, as g++ 12 did when the
+    // recorded figures were taken.
+    const float angle = rng.range(-0.2f, 0.2f);
+    const Vec3 axis = rng.direction();
+    j.rest.rotation = quat_from_axis_angle(axis, angle);
     joints.push_back(j);
     return static_cast<int>(joints.size()) - 1;
   }

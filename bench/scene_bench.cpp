@@ -82,7 +82,12 @@ std::vector<Joint> make_joints(Lcg& rng) {
     j.name = "j" + std::to_string(joints.size());
     j.parent = static_cast<int16_t>(parent);
     j.rest.translation = offset;
-    j.rest.rotation = quat_from_axis_angle(rng.direction(), rng.range(-0.2f, 0.2f));
+    // Drawn one after the other (the order of a call's arguments is unspecified: g++ and
+    // clang++ would build different rigs): the angle first, as g++ 12 did when the
+    // recorded figures were taken.
+    const float angle = rng.range(-0.2f, 0.2f);
+    const Vec3 axis = rng.direction();
+    j.rest.rotation = quat_from_axis_angle(axis, angle);
     joints.push_back(j);
     return static_cast<int>(joints.size()) - 1;
   };
