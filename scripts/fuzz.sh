@@ -4,7 +4,8 @@
 # tests/data/corpus and the scenes of tests/data.
 #   scripts/fuzz.sh [SECONDS]   (default 60)
 # Each target gets half of SECONDS: fuzz_pack, fuzz_game (the packs), fuzz_gltf (the
-# glTF files) and fuzz_scene (the scenes), 2 x SECONDS in all.
+# glTF files) and fuzz_scene (the scenes), 2 x SECONDS in all. The seed is fixed (1, or
+# ANIMPACK_FUZZ_SEED) so that a finding in CI reproduces; run other seeds locally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -37,7 +38,7 @@ run() {  # run TARGET SEEDS SECONDS
   # reproducers go to build/fuzz/artifacts, not the repository's root.
   rm -rf "$work/$1" && cp -r "$work/$2" "$work/$1"
   mkdir -p build/fuzz/artifacts
-  ./build/fuzz/tests/fuzz/$1 -max_total_time="$3" -timeout=10 -rss_limit_mb=2048 \
+  ./build/fuzz/tests/fuzz/$1 -seed="${ANIMPACK_FUZZ_SEED:-1}" -max_total_time="$3" -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix=build/fuzz/artifacts/ -print_final_stats=1 "$work/$1" 2>&1 | tail -n 12
 }
 run fuzz_pack pack "$half"

@@ -111,6 +111,20 @@ TEST(Bvh, BreaksTiesOnSharedEdgesAndVerticesByLowestIndexLikeBruteForce) {
   EXPECT_EQ(h.triangle, 0u);  // vertex (1, 1) is a corner of triangles 0, 1, 3, 16, 18, 19
 }
 
+TEST(Bvh, BuildsOverFiniteTrianglesWhoseCentroidsOverflow) {
+  // Corners near FLT_MAX are finite, but their sums (centroids, extents) are not: binning
+  // them once converted NaN to int (found by fuzz_game; UBSan fails the old code).
+  std::vector<Triangle> tris;
+  for (int i = 0; i < 64; ++i) {
+    const float s = (i % 2 ? 3.0e38f : -3.0e38f);
+    tris.push_back({{s, s, 0}, {s, -s, 0}, {-s, s, static_cast<float>(i)}});
+    tris.push_back(
+        {{static_cast<float>(i), 0, 0}, {i + 1.0f, 0, 0}, {static_cast<float>(i), 1, 0}});
+  }
+  const Bvh bvh = Bvh::build(tris);
+  EXPECT_EQ(bvh.stats().triangles, tris.size());
+}
+
 TEST(Bvh, AgreesWithBruteForceOnAPileOfIdenticalTriangles) {
   std::vector<Triangle> tris(500, Triangle{{-1, -1, 0}, {1, -1, 0}, {0, 1, 0}});
   const Bvh bvh = Bvh::build(tris);

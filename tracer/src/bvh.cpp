@@ -140,9 +140,13 @@ struct Bvh::Builder {
     build_node(right, mid, end, depth + 1);
   }
 
+  // The bin of a centroid, range-checked before the conversion: finite triangles near
+  // FLT_MAX give infinite centroids and extents, and then NaN here (bin 0).
   static int bin_of(Vec3 centroid, int k, float lo, float scale) {
-    const int b = static_cast<int>((axis(centroid, k) - lo) * scale);
-    return std::clamp(b, 0, kBins - 1);
+    const float f = (axis(centroid, k) - lo) * scale;
+    if (!(f >= 0.0f)) return 0;  // also NaN
+    if (f >= static_cast<float>(kBins - 1)) return kBins - 1;
+    return static_cast<int>(f);
   }
 
   void make_leaf(uint32_t node, uint32_t begin, uint32_t count) {
