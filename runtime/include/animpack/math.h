@@ -16,6 +16,10 @@
 
 namespace animpack {
 
+struct Vec2 {
+  float x = 0, y = 0;
+};
+
 struct Vec3 {
   float x = 0, y = 0, z = 0;
 };
@@ -41,7 +45,8 @@ struct Trs {
   Vec3 scale{1, 1, 1};
 };
 
-static_assert(sizeof(Vec3) == 12 && sizeof(Quat) == 16 && sizeof(Trs) == 40 && sizeof(Mat4) == 64);
+static_assert(sizeof(Vec2) == 8 && sizeof(Vec3) == 12 && sizeof(Quat) == 16 && sizeof(Trs) == 40 &&
+              sizeof(Mat4) == 64);
 
 inline bool operator==(const Vec3& a, const Vec3& b) {
   return a.x == b.x && a.y == b.y && a.z == b.z;

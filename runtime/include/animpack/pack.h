@@ -31,6 +31,8 @@
 #include <vector>
 
 #include "animpack/animator.h"
+#include "animpack/bounds.h"
+#include "animpack/material.h"
 #include "animpack/math.h"
 #include "animpack/result.h"
 #include "animpack/rig.h"
@@ -40,7 +42,10 @@
 namespace animpack {
 
 // The pack format version this runtime reads (and the cooker writes).
-inline constexpr uint32_t kPackFormatVersion = 1;
+inline constexpr uint32_t kPackFormatVersion = 2;
+// The oldest version it still opens: a version 1 pack has no materials, textures, texture
+// coordinates, colours or bounds (they read as absent; mesh_bounds() is empty).
+inline constexpr uint32_t kOldestPackFormatVersion = 1;
 
 // Limits Pack::open enforces (docs/pack-format.md, "Limits"). A pack above any of them is
 // refused with kBadPack before anything is allocated for it.
@@ -52,17 +57,21 @@ inline constexpr uint64_t kMaxDecodedBytes = uint64_t{2} << 30;  // all LZ4 blob
 inline constexpr uint32_t kMaxSpriteSide = 16384;  // sprite sheet pixels a side (the cooker's)
 inline constexpr uint32_t kMaxClipEvents = 65535;  // events in one clip
 inline constexpr uint64_t kMaxPlayBytes = uint64_t{256} << 20;  // ScenePlayer/Animator setup
+inline constexpr uint32_t kMaxTextureSide = 16384;              // texture pixels a side
 
-// A part's vertex streams, decoded. normals, tangents, joints and weights are empty when
-// the part has none. Views into the Pack.
+// A part's vertex streams, decoded. Every stream but positions, indices and
+// source_vertices is empty when the part has none. Views into the Pack.
 struct PartStreams {
   std::span<const Vec3> positions;
   std::span<const Vec3> normals;
-  std::span<const Vec4> tangents;
+  std::span<const Vec4> tangents;  // xyz unit, w the bitangent sign (+1 or -1)
   std::span<const JointIndices> joints;
   std::span<const Vec4> weights;
   std::span<const uint32_t> indices;
   std::span<const uint32_t> source_vertices;  // index in the source accessor, per vertex
+  std::span<const Vec2> texcoords0;           // TEXCOORD_0: u right, v down from the image's top
+  std::span<const Vec2> texcoords1;           // TEXCOORD_1
+  std::span<const Vec4> colors;               // COLOR_0, linear RGBA (RGB files: a = 1)
 };
 
 struct PartInfo {
@@ -74,6 +83,9 @@ struct PartInfo {
   bool skinned = false;  // has joints and weights
   uint32_t vertex_count = 0;
   uint32_t index_count = 0;
+  int material = -1;                // index in Pack::materials(); -1: glTF's default material
+  bool normals_generated = false;   // flat normals made by the cooker (vertices unwelded)
+  bool tangents_generated = false;  // tangents made by the cooker for a normal map
 };
 
 struct MeshInfo {
@@ -145,6 +157,13 @@ class Pack {
   std::span<const SpriteSheet> sprite_sheets() const { return sheets_; }
   std::string_view sprite_source(int sheet) const;
   std::span<const ObjectInfo> objects() const { return objects_; }
+  std::span<const MaterialInfo> materials() const { return materials_; }
+  // materials()[index], or glTF's default material for -1 (or any index outside).
+  const MaterialInfo& material(int index) const;
+  std::span<const TextureInfo> textures() const { return textures_; }
+  // A mesh's bounds (bounds.h): empty boxes and no joints for a version 1 pack or a mesh
+  // without parts. Precondition: 0 <= mesh < meshes().size().
+  const MeshBounds& mesh_bounds(int mesh) const { return bounds_[static_cast<size_t>(mesh)]; }
   // The index of the object with this name, or -1.
   int find_object(std::string_view name) const;
 
@@ -153,6 +172,9 @@ class Pack {
   Result<PartStreams> part_streams(int part) const;
   // A sprite sheet's pixels, RGBA8, width * height * 4 bytes, decoded on first use.
   Result<std::span<const uint8_t>> sprite_pixels(int sheet) const;
+  // A texture's pixels, RGBA8, width * height * 4 bytes, rows top first, decoded on first
+  // use. kInvalidArgument for an index outside textures().
+  Result<std::span<const uint8_t>> texture_pixels(int texture) const;
 
  private:
   struct RigEntry {
@@ -178,6 +200,10 @@ class Pack {
   std::vector<RigEntry> rigs_;
   std::vector<SpriteSheet> sheets_;
   std::vector<ObjectInfo> objects_;
+  std::vector<MaterialInfo> materials_;
+  std::vector<TextureInfo> textures_;
+  std::vector<MeshBounds> bounds_;         // one per mesh
+  std::vector<JointBounds> joint_bounds_;  // what bounds_[m].joints view
   std::unique_ptr<Decoded> decoded_;
 };
 

@@ -265,6 +265,12 @@ class ScenePlayer {
   std::span<const Mat4> palette(ObjectId object) const;
   // The atlas frame the sprite object shows at tick(); 0 for other objects.
   uint32_t sprite_frame(ObjectId object) const;
+  // The object's world-space box at tick() (bounds.h): its mesh posed by palette(), then
+  // model(); it holds every vertex skin() gives for that palette. A sprite object without
+  // a card gets the box of its 1-unit-high card turned any way about its position (the
+  // card faces the camera). kInvalidArgument for an invalid id; kBadPack for a mesh
+  // whose pack stores no bounds (a version 1 pack: rebuild it).
+  Result<Box> world_bounds(ObjectId object) const;
   // The latest tick's events, in object order (and within an object in its player's
   // order). Valid until the next step.
   std::span<const AnimationEvent> animation_events() const {

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "animpack/animator.h"
+#include "animpack/bounds.h"
+#include "animpack/material.h"
 #include "animpack/math.h"
 #include "animpack/rig.h"
 #include "animpack/skinning.h"
@@ -34,6 +36,12 @@ struct CookedPart {
   std::vector<Vec4> weights;              // empty or one per position, summing to one
   std::vector<uint32_t> indices;          // triangles, each < positions.size()
   std::vector<uint32_t> source_vertices;  // one per position: its index in the source accessor
+  std::vector<Vec2> texcoords0;           // empty or one per position (TEXCOORD_0)
+  std::vector<Vec2> texcoords1;           // empty or one per position (TEXCOORD_1)
+  std::vector<Vec4> colors;               // empty or one per position (COLOR_0, RGBA)
+  int material = -1;  // index in CookedPack::materials, or -1 (glTF's default material)
+  bool normals_generated = false;   // flat normals made here (vertices unwelded)
+  bool tangents_generated = false;  // tangents made here for a normal map
 };
 
 // A rig with what the source file called its parts.
@@ -50,6 +58,30 @@ struct CookedMesh {
   std::string source_file;  // as the scene names it
   std::vector<CookedPart> parts;
   int rig = -1;  // index in CookedPack::rigs, or -1
+  // Bounds (bounds.h), computed from the parts by compute_mesh_bounds (mesh_bounds.h)
+  // before writing: bind is empty only for a mesh without parts.
+  Box bind_bounds;
+  Box static_bounds;                      // empty when every part moves with a joint
+  std::vector<JointBounds> joint_bounds;  // ascending joints
+};
+
+// A material as the pack stores it (material.h's MaterialInfo, owning its strings).
+// TextureSlot::texture indexes CookedPack::textures.
+struct CookedMaterial {
+  std::string name;
+  std::string source_file;  // the glTF as the scene names it
+  MaterialInfo info;        // name and source_file views are ignored by the writer
+};
+
+// One distinct decoded image.
+struct CookedTexture {
+  std::string source_file;  // the first file using it, as the scene names it (or the
+                            // image file relative to the scene)
+  int source_image = -1;    // index in that glTF's images, or -1
+  std::string mime_type;    // image/png or image/jpeg
+  uint32_t width = 0, height = 0;
+  ColorSpace color_space = ColorSpace::kSrgb;
+  std::vector<uint8_t> rgba;  // width * height * 4 bytes, rows top first
 };
 
 // One sprite atlas with its clips and its pixels (RGBA8, rows top to bottom).
@@ -99,6 +131,8 @@ struct CookedPack {
   std::vector<CookedRig> rigs;
   std::vector<CookedSheet> sheets;
   std::vector<CookedObject> objects;
+  std::vector<CookedMaterial> materials;
+  std::vector<CookedTexture> textures;  // each distinct (pixels, colour space) once
 };
 
 }  // namespace animpack
