@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "animpack/compiler/cook.h"
+#include "animpack/compiler/pack_writer.h"
+#include "animpack/pack.h"
 #include "import/import_support.h"
 
 namespace animpack {
@@ -122,6 +124,72 @@ TEST_F(CookMaterials, TwoModelsWithDifferentImagesKeepBoth) {
     EXPECT_TRUE(p.material == 1 || p.material == 2) << p.material;
   }
   for (const CookedPart& p : out.pack.meshes[2].parts) EXPECT_EQ(p.material, 3);
+}
+
+TEST_F(CookMaterials, APackReadsBackItsMaterialsTexturesAndStreams) {
+  const fs::path fox = kCorpus / "gltf/Fox";
+  for (const char* f :
+       {"glTF/Fox.gltf", "glTF/Fox.bin", "glTF/Texture.png", "glTF-Binary/Fox.glb"}) {
+    copy(fox / f);
+  }
+  copy(kCorpus / "gltf/Quaternius-Alien/Alien_Scolitex.gltf");
+  copy(kCorpus / "gltf/Quaternius-Alien/Alien_Scolitex.bin");
+  copy(kCorpus / "gltf/BoxAnimated/glTF-Embedded/BoxAnimated.gltf");
+  const fs::path scene = write("scene.toml",
+                               "[[mesh]]\nname = \"a\"\nfile = \"Fox.gltf\"\n\n"
+                               "[[mesh]]\nname = \"b\"\nfile = \"Fox.glb\"\n\n"
+                               "[[mesh]]\nname = \"alien\"\nfile = \"Alien_Scolitex.gltf\"\n\n"
+                               "[[mesh]]\nname = \"box\"\nfile = \"BoxAnimated.gltf\"\n");
+  DiagnosticSink sink;
+  const CookOutput out = cook_scene(scene, sink);
+  ASSERT_EQ(sink.error_count(), 0u) << format_diagnostics(sink, DiagnosticFormat::kGcc);
+  const std::vector<uint8_t> bytes = write_pack(out.pack);
+  Result<Pack> pack = Pack::from_bytes(bytes);
+  ASSERT_TRUE(pack.has_value()) << pack.error().message();
+
+  ASSERT_EQ(pack->materials().size(), out.pack.materials.size());
+  for (size_t m = 0; m < out.pack.materials.size(); ++m) {
+    const MaterialInfo& want = out.pack.materials[m].info;
+    const MaterialInfo& got = pack->materials()[m];
+    EXPECT_EQ(got.name, out.pack.materials[m].name);
+    EXPECT_EQ(got.base_color.x, want.base_color.x);
+    EXPECT_EQ(got.base_color.w, want.base_color.w);
+    EXPECT_EQ(got.metallic, want.metallic);
+    EXPECT_EQ(got.roughness, want.roughness);
+    EXPECT_EQ(got.alpha_mode, want.alpha_mode);
+    EXPECT_EQ(got.double_sided, want.double_sided);
+    EXPECT_EQ(got.base_color_texture.texture, want.base_color_texture.texture);
+    EXPECT_EQ(got.base_color_texture.min_filter, want.base_color_texture.min_filter);
+  }
+  ASSERT_EQ(pack->textures().size(), 1u) << "the Fox's image, once";
+  EXPECT_EQ(pack->textures()[0].width, 1024u);
+  EXPECT_EQ(pack->textures()[0].color_space, ColorSpace::kSrgb);
+  Result<std::span<const uint8_t>> pixels = pack->texture_pixels(0);
+  ASSERT_TRUE(pixels.has_value()) << pixels.error().message();
+  EXPECT_TRUE(std::equal(pixels->begin(), pixels->end(), out.pack.textures[0].rgba.begin(),
+                         out.pack.textures[0].rgba.end()));
+
+  // Every part's material and UV and colour streams as cooked.
+  size_t part = 0;
+  for (const CookedMesh& mesh : out.pack.meshes) {
+    for (const CookedPart& want : mesh.parts) {
+      ASSERT_LT(part, pack->parts().size());
+      EXPECT_EQ(pack->parts()[part].material, want.material);
+      EXPECT_EQ(pack->parts()[part].normals_generated, want.normals_generated);
+      Result<PartStreams> got = pack->part_streams(static_cast<int>(part));
+      ASSERT_TRUE(got.has_value()) << got.error().message();
+      ASSERT_EQ(got->texcoords0.size(), want.texcoords0.size());
+      for (size_t v = 0; v < want.texcoords0.size(); ++v) {
+        ASSERT_EQ(got->texcoords0[v].x, want.texcoords0[v].x);
+        ASSERT_EQ(got->texcoords0[v].y, want.texcoords0[v].y);
+      }
+      ASSERT_EQ(got->colors.size(), want.colors.size());
+      for (size_t v = 0; v < want.colors.size(); ++v) ASSERT_EQ(got->colors[v].w, want.colors[v].w);
+      ASSERT_EQ(got->source_vertices.size(), want.source_vertices.size());
+      ++part;
+    }
+  }
+  EXPECT_EQ(part, pack->parts().size());
 }
 
 TEST_F(CookMaterials, AnImageProblemIsAnErrorAtItsPointerWithANoteAtTheSceneKey) {
