@@ -32,12 +32,14 @@
 #include <utility>
 
 #include "animpack/compiler/input_file.h"
+#include "animpack/pack.h"
 
 namespace animpack {
 namespace {
 
 using nlohmann::json;
 
+static_assert(kGltfMaxImageSide == kMaxTextureSide, "an image the reader decodes fits a pack");
 constexpr uint64_t kMaxSafeInteger = (uint64_t{1} << 53) - 1;  // glTF's integer limit
 constexpr uint32_t kGlbMagic = 0x46546C67;                     // "glTF"
 constexpr uint32_t kChunkJson = 0x4E4F534A;                    // "JSON"
@@ -1870,6 +1872,13 @@ void decode_image(Reader& r, size_t i) {
   }
   const std::string kind = sniff_image(bytes);
   const bool declared_unsupported = img.mime_type == "image/ktx2" || img.mime_type == "image/webp";
+  if (kind.empty() && (img.mime_type == "image/png" || img.mime_type == "image/jpeg")) {
+    r.issues.error(at, "IMAGE_DATA_INVALID",
+                   "Image data is invalid: the bytes do not start with the " +
+                       std::string(img.mime_type == "image/png" ? "PNG" : "JPEG") +
+                       " signature its mimeType declares.");
+    return;
+  }
   if (kind != "image/png" && kind != "image/jpeg") {
     const std::string type = declared_unsupported && kind.empty() ? img.mime_type : kind;
     r.issues.error(at, "IMAGE_FORMAT_UNSUPPORTED",

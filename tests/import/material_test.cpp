@@ -588,6 +588,19 @@ TEST(MaterialBad, AnImageThatDoesNotDecodeIsAnErrorAtTheImage) {
   EXPECT_TRUE(has_gltf_issue(doc, "IMAGE_DATA_INVALID", "/images/0")) << describe(doc);
 }
 
+TEST(MaterialBad, BytesWithoutTheSignatureTheirMimeTypeDeclaresDoNotDecode) {
+  const std::vector<uint8_t> text = {'n', 'o', 't', ' ', 'a', 'n', ' ', 'i', 'm', 'a', 'g', 'e'};
+  const GltfDocument doc = textured_triangle(text, "image/png").read();
+  EXPECT_TRUE(has_gltf_issue(doc, "IMAGE_DATA_INVALID", "/images/0")) << describe(doc);
+  // Without a mimeType (a uri image) unknown bytes are an unsupported type.
+  GltfWriter w = textured_triangle(text, "image/png");
+  w.doc["images"] =
+      json::array({{{"uri", "data:application/octet-stream;base64,bm90IGFuIGltYWdl"}}});
+  const GltfDocument unknown = w.read();
+  EXPECT_TRUE(has_gltf_issue(unknown, "IMAGE_FORMAT_UNSUPPORTED", "/images/0"))
+      << describe(unknown);
+}
+
 TEST(MaterialBad, ATextureIndexOutOfRangeIsAnUnresolvedReference) {
   GltfWriter w = textured_triangle(corpus_png(), "image/png");
   w.doc["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["index"] = 3;
