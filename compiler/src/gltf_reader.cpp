@@ -851,8 +851,6 @@ struct Reader {
   std::filesystem::path base_dir;
   const Container& container;
   bool mesh_quantization = false;    // KHR_mesh_quantization widens the allowed formats
-  bool texture_transform = false;    // KHR_texture_transform is used
-  bool emissive_strength = false;    // KHR_materials_emissive_strength is used
   bool extra_sets_reported = false;  // MESH_PRIMITIVE_EXTRA_SETS, once per file
   uint64_t decoded_bytes = 0;
   bool budget_exceeded = false;
@@ -916,10 +914,8 @@ void read_asset(Reader& r) {
       const std::string name = e.get<std::string>();
       if (name == "KHR_mesh_quantization") {
         r.mesh_quantization = true;
-      } else if (name == "KHR_texture_transform") {
-        r.texture_transform = true;
-      } else if (name == "KHR_materials_emissive_strength") {
-        r.emissive_strength = true;
+      } else if (name == "KHR_texture_transform" || name == "KHR_materials_emissive_strength") {
+        // Read wherever a material or textureInfo has them.
       } else if (std::find(warned.begin(), warned.end(), name) == warned.end()) {
         warned.push_back(name);
         r.issues.warning(idx("/extensionsUsed", i), "UNSUPPORTED_EXTENSION",
