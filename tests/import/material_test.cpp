@@ -615,6 +615,18 @@ TEST(MaterialBad, BytesWithoutTheSignatureTheirMimeTypeDeclaresDoNotDecode) {
       << describe(unknown);
 }
 
+TEST(MaterialBad, AnImageWiderThanTheLimitIsRefusedFromItsHeader) {
+  // A PNG signature and an IHDR claiming 20000 x 1 RGBA pixels, and no pixel data: the
+  // size is refused before anything is decoded.
+  std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 0,    0, 0,
+                              13,   'I', 'H', 'D', 'R',  0,    0,    0x4E, 0x20, 0, 0,
+                              0,    1,   8,   6,   0,    0,    0,    0,    0,    0, 0};
+  const GltfDocument doc = textured_triangle(png, "image/png").read();
+  EXPECT_TRUE(has_gltf_issue(doc, "IMAGE_TOO_LARGE", "/images/0")) << describe(doc);
+  EXPECT_GT(kGltfMaxImageSide, 0u);
+  EXPECT_LT(kGltfMaxImageSide, 20000u);
+}
+
 TEST(MaterialBad, ATextureIndexOutOfRangeIsAnUnresolvedReference) {
   GltfWriter w = textured_triangle(corpus_png(), "image/png");
   w.doc["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["index"] = 3;
