@@ -192,12 +192,12 @@ TEST(TraceScene, RefusesMeshesThatDoNotHoldTogether) {
   tex.height = 2;
   tex.rgba.assign(16, 255);
   Material textured;
-  textured.texture = static_cast<int>(scene.add_texture(tex));
-  textured.rect = {0, 0, 2, 2};
+  textured.base_color_texture.texture = static_cast<int>(scene.add_texture(tex));
+  textured.base_color_texture.rect = {0, 0, 2, 2};
   const uint32_t m = scene.add_material(textured);
   EXPECT_EQ(code_of(scene.add_mesh({p, {}, {}, ok_idx, 1, m})),
             ErrorCode::kInvalidArgument);  // textured without texture coordinates
-  textured.rect = {1, 1, 2, 2};
+  textured.base_color_texture.rect = {1, 1, 2, 2};
   const uint32_t outside = scene.add_material(textured);
   const Uv uv[3] = {{0, 0}, {1, 0}, {0, 1}};
   EXPECT_EQ(code_of(scene.add_mesh({p, {}, uv, ok_idx, 1, outside})), ErrorCode::kInvalidArgument);
