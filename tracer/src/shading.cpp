@@ -48,7 +48,8 @@ float linear_to_srgb(float linear) {
 const std::array<float, 256>& srgb_decode_table() {
   static const std::array<float, 256> t = [] {
     std::array<float, 256> out{};
-    for (int k = 0; k < 256; ++k) out[static_cast<size_t>(k)] = static_cast<float>(decode(k / 255.0));
+    for (int k = 0; k < 256; ++k)
+      out[static_cast<size_t>(k)] = static_cast<float>(decode(k / 255.0));
     return out;
   }();
   return t;
@@ -78,8 +79,8 @@ Vec3 shade(const Surface& s, Vec3 to_eye, Vec3 to_light, float ambient, float sh
     const float vh = std::max(dot(to_eye, h), 0.0f);
     const float d_den = nh * nh * (a2 - 1.0f) + 1.0f;
     const float d = a2 / (kPi * d_den * d_den);
-    const float vis_den = nl * std::sqrt(nv * nv * (1.0f - a2) + a2) +
-                          nv * std::sqrt(nl * nl * (1.0f - a2) + a2);
+    const float vis_den =
+        nl * std::sqrt(nv * nv * (1.0f - a2) + a2) + nv * std::sqrt(nl * nl * (1.0f - a2) + a2);
     const float vis = vis_den > 0.0f ? 0.5f / vis_den : 0.0f;
     const float k = 1.0f - vh, k5 = k * k * k * k * k;
     const Vec3 f = f0 + (Vec3{1, 1, 1} - f0) * k5;

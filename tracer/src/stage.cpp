@@ -313,9 +313,7 @@ class SceneFilter final : public HitFilter {
   SceneFilter(const TraceScene* scene, const Ray* ray, const Hit* after, bool skip_blend)
       : scene_(scene), ray_(ray), after_(after), skip_blend_(skip_blend) {}
   bool accept(uint32_t triangle, const TriangleHit& hit) const override {
-    if (after_ && (hit.t < after_->t || (hit.t == after_->t && triangle <= after_->triangle))) {
-      return false;
-    }
+    if (after_ && !(hit.t > after_->t)) return false;
     if (skip_blend_ && scene_->materials()[scene_->triangle_materials()[triangle]].alpha_mode ==
                            AlphaMode::kBlend) {
       return false;
@@ -339,7 +337,7 @@ bool TraceScene::closest(const Ray& ray, Hit* out_hit) const {
 
 bool TraceScene::next(const Ray& ray, const Hit& after, Hit* out_hit) const {
   Ray beyond = ray;
-  beyond.t_min = std::max(ray.t_min, after.t);
+  beyond.t_min = std::max(ray.t_min, after.t);  // the filter keeps only hits beyond it
   const SceneFilter filter(this, &beyond, &after, false);
   return bvh_.closest(beyond, out_hit, &filter);
 }

@@ -176,8 +176,9 @@ class TraceScene {
 
   // The closest hit that counts (hit_counts()). Precondition: built().
   bool closest(const Ray& ray, Hit* out_hit) const;
-  // The closest hit that counts beyond `after` along the same ray: farther than after.t,
-  // or as far and of a higher triangle index (the next layer behind a BLEND surface).
+  // The closest hit that counts strictly farther along the same ray than `after` (the
+  // next layer behind a BLEND surface; a ray through an edge two triangles of one surface
+  // share meets that surface once, and coplanar surfaces behind it are not seen).
   bool next(const Ray& ray, const Hit& after, Hit* out_hit) const;
   // Whether anything that counts and is not BLEND lies on the ray (shadow rays: BLEND
   // surfaces cast no shadow). Precondition: built().
