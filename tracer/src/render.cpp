@@ -91,18 +91,25 @@ class Renderer {
   void pixel(int x, int y) {
     const size_t pixel =
         static_cast<size_t>(y) * static_cast<size_t>(o_.width) + static_cast<size_t>(x);
+    // The pixel-centre ray: the id, and the colour too with one sample (its point).
+    const Ray centre = pixel_ray(o_.camera, o_.width, o_.height, x, y);
+    Hit centre_hit;
+    const bool centre_found = scene_.closest(centre, &centre_hit);
     if (target_.ids) {
-      const Ray ray = pixel_ray(o_.camera, o_.width, o_.height, x, y);
-      Hit hit;
-      (*target_.ids)[pixel] =
-          scene_.closest(ray, &hit) ? scene_.object_ids()[hit.triangle] : kNoObject;
+      (*target_.ids)[pixel] = centre_found ? scene_.object_ids()[centre_hit.triangle] : kNoObject;
     }
     if (!target_.color) return;
     Vec3 sum{0, 0, 0};
-    for (const Vec2& offset : samples_) {
-      const Ray ray = image_ray(o_.camera, o_.width, o_.height, static_cast<float>(x) + offset.x,
-                                static_cast<float>(y) + offset.y);
-      sum = sum + radiance(ray);
+    if (samples_.size() == 1) {
+      sum = radiance(centre, centre_found, centre_hit);
+    } else {
+      for (const Vec2& offset : samples_) {
+        const Ray ray = image_ray(o_.camera, o_.width, o_.height, static_cast<float>(x) + offset.x,
+                                  static_cast<float>(y) + offset.y);
+        Hit hit;
+        const bool found = scene_.closest(ray, &hit);
+        sum = sum + radiance(ray, found, hit);
+      }
     }
     const Vec3 c = sum * (1.0f / static_cast<float>(samples_.size()));
     uint8_t* p = &target_.color->rgba[pixel * 4];
@@ -113,9 +120,10 @@ class Renderer {
   }
 
   // The linear colour a ray brings back: surfaces front to back, BLEND ones composited.
-  Vec3 radiance(const Ray& ray) const {
-    Hit hit;
-    if (!scene_.closest(ray, &hit)) return background_;
+  // `found` and `first`: what scene_.closest(ray) gave.
+  Vec3 radiance(const Ray& ray, bool found, Hit first) const {
+    if (!found) return background_;
+    Hit hit = first;
     Vec3 sum{0, 0, 0};
     float transmittance = 1.0f;
     for (int layer = 0;; ++layer) {
