@@ -100,6 +100,7 @@ void BM_PackOpenFirstSample(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(a->palette().data());
   }
+  state.counters["pack_bytes"] = static_cast<double>(fs::file_size(file));
   fs::remove(file);
   label(state, i);
 }

@@ -103,6 +103,8 @@ flatbuffers::Offset<fb::Rig> write_rig(Builder& b, const CookedRig& in) {
   return fb::CreateRig(b, j, i, &root, c, in.node_rig);
 }
 
+fb::Boxf to_fb(const Box& box) { return fb::Boxf(to_fb(box.lo), to_fb(box.hi)); }
+
 flatbuffers::Offset<fb::Mesh> write_mesh(Builder& b, const CookedMesh& in,
                                          const PackWriteOptions& options) {
   std::vector<flatbuffers::Offset<fb::Part>> parts;
@@ -114,6 +116,9 @@ flatbuffers::Offset<fb::Mesh> write_mesh(Builder& b, const CookedMesh& in,
     const auto weights = p.weights.empty() ? 0 : make_stream(b, p.weights, options);
     const auto indices = make_stream(b, p.indices, options);
     const auto sources = make_stream(b, p.source_vertices, options);
+    const auto uv0 = p.texcoords0.empty() ? 0 : make_stream(b, p.texcoords0, options);
+    const auto uv1 = p.texcoords1.empty() ? 0 : make_stream(b, p.texcoords1, options);
+    const auto colors = p.colors.empty() ? 0 : make_stream(b, p.colors, options);
     fb::PartBuilder part(b);
     part.add_source_node(p.source_node);
     part.add_source_mesh(p.source_mesh);
@@ -128,12 +133,79 @@ flatbuffers::Offset<fb::Mesh> write_mesh(Builder& b, const CookedMesh& in,
     if (!p.weights.empty()) part.add_weights(weights);
     part.add_indices(indices);
     part.add_source_vertices(sources);
+    if (!p.texcoords0.empty()) part.add_texcoords0(uv0);
+    if (!p.texcoords1.empty()) part.add_texcoords1(uv1);
+    if (!p.colors.empty()) part.add_colors(colors);
+    part.add_material(p.material);
+    part.add_normals_generated(p.normals_generated);
+    part.add_tangents_generated(p.tangents_generated);
     parts.push_back(part.Finish());
   }
   const auto name = b.CreateString(in.name);
   const auto file = b.CreateString(in.source_file);
   const auto p = b.CreateVector(parts);
-  return fb::CreateMesh(b, name, file, p, in.rig);
+  std::vector<fb::JointBoundsf> joint_bounds;
+  for (const JointBounds& j : in.joint_bounds)
+    joint_bounds.emplace_back(to_fb(j.frame), to_fb(j.lo), to_fb(j.hi), j.joint, 0);
+  const auto jb = joint_bounds.empty() ? 0 : b.CreateVectorOfStructs(joint_bounds);
+  const fb::Boxf bind = to_fb(in.bind_bounds);
+  const fb::Boxf fixed = to_fb(in.static_bounds);
+  return fb::CreateMesh(b, name, file, p, in.rig, in.bind_bounds.valid() ? &bind : nullptr,
+                        in.static_bounds.valid() ? &fixed : nullptr, jb);
+}
+
+flatbuffers::Offset<fb::TextureRef> write_slot(Builder& b, const TextureSlot& slot) {
+  if (slot.texture < 0) return 0;
+  const fb::UvTransformf transform(slot.transform.offset[0], slot.transform.offset[1],
+                                   slot.transform.rotation, slot.transform.scale[0],
+                                   slot.transform.scale[1]);
+  return fb::CreateTextureRef(
+      b, slot.texture, static_cast<uint8_t>(slot.uv_set), static_cast<fb::Wrap>(slot.wrap_s),
+      static_cast<fb::Wrap>(slot.wrap_t), static_cast<fb::Filter>(slot.mag_filter),
+      static_cast<fb::Filter>(slot.min_filter), slot.has_transform ? &transform : nullptr,
+      slot.source_texture);
+}
+
+flatbuffers::Offset<fb::Material> write_material(Builder& b, const CookedMaterial& in) {
+  const MaterialInfo& m = in.info;
+  const auto name = b.CreateString(in.name);
+  const auto file = b.CreateString(in.source_file);
+  const auto base = write_slot(b, m.base_color_texture);
+  const auto mr = write_slot(b, m.metallic_roughness_texture);
+  const auto normal = write_slot(b, m.normal_texture);
+  const auto occlusion = write_slot(b, m.occlusion_texture);
+  const auto emissive = write_slot(b, m.emissive_texture);
+  const fb::Vec4f base_color(m.base_color.x, m.base_color.y, m.base_color.z, m.base_color.w);
+  const fb::Vec3f emissive_factor = to_fb(m.emissive);
+  fb::MaterialBuilder out(b);
+  out.add_name(name);
+  out.add_source_file(file);
+  out.add_source_material(m.source_material);
+  out.add_base_color_factor(&base_color);
+  out.add_base_color_texture(base);
+  out.add_metallic_factor(m.metallic);
+  out.add_roughness_factor(m.roughness);
+  out.add_metallic_roughness_texture(mr);
+  out.add_normal_texture(normal);
+  out.add_normal_scale(m.normal_scale);
+  out.add_occlusion_texture(occlusion);
+  out.add_occlusion_strength(m.occlusion_strength);
+  out.add_emissive_factor(&emissive_factor);
+  out.add_emissive_texture(emissive);
+  out.add_emissive_strength(m.emissive_strength);
+  out.add_alpha_mode(static_cast<fb::AlphaMode>(m.alpha_mode));
+  out.add_alpha_cutoff(m.alpha_cutoff);
+  out.add_double_sided(m.double_sided);
+  return out.Finish();
+}
+
+flatbuffers::Offset<fb::Texture> write_texture(Builder& b, const CookedTexture& in,
+                                               const PackWriteOptions& options) {
+  const auto pixels = make_stream(b, in.rgba, options);
+  const auto file = b.CreateString(in.source_file);
+  const auto mime = b.CreateString(in.mime_type);
+  return fb::CreateTexture(b, file, in.source_image, mime, in.width, in.height,
+                           static_cast<fb::ColorSpace>(in.color_space), pixels);
 }
 
 // `*pixels` is the blob of an earlier sheet with the same atlas (CookedSheet::pixels_of),
@@ -214,7 +286,13 @@ std::vector<uint8_t> write_pack(const CookedPack& pack, const PackWriteOptions& 
   const auto r = b.CreateVector(rigs);
   const auto s = b.CreateVector(sheets);
   const auto o = b.CreateVector(objects);
-  const auto root = fb::CreateAssetPack(b, kPackFormatVersion, m, r, s, o);
+  std::vector<flatbuffers::Offset<fb::Material>> materials;
+  for (const CookedMaterial& mat : pack.materials) materials.push_back(write_material(b, mat));
+  std::vector<flatbuffers::Offset<fb::Texture>> textures;
+  for (const CookedTexture& t : pack.textures) textures.push_back(write_texture(b, t, options));
+  const auto ma = materials.empty() ? 0 : b.CreateVector(materials);
+  const auto te = textures.empty() ? 0 : b.CreateVector(textures);
+  const auto root = fb::CreateAssetPack(b, kPackFormatVersion, m, r, s, o, ma, te);
   fb::FinishAssetPackBuffer(b, root);
   return {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()};
 }

@@ -30,7 +30,8 @@ namespace fb = animpack::schema;
 static_assert(sizeof(fb::Trsf) == sizeof(Trs) && sizeof(fb::Mat4f) == sizeof(Mat4));
 static_assert(sizeof(JointIndices) == 8);
 
-// Decoded LZ4 blobs, one cache slot per blob (7 per part, then 1 per sprite sheet).
+// Decoded LZ4 blobs, one cache slot per blob (10 per part, then 1 per sprite sheet, then 1
+// per texture).
 struct Pack::Decoded {
   struct Slot {
     std::unique_ptr<uint64_t[]> words;  // uint64_t: 8-byte aligned; not zero-filled first
@@ -41,7 +42,7 @@ struct Pack::Decoded {
 
 namespace {
 
-constexpr int kBlobsPerPart = 7;
+constexpr int kBlobsPerPart = 10;
 constexpr uint64_t kLz4MaxRatio = 255;  // an LZ4 block never decodes to more than 255x
 
 Error bad(const char* format, ...) __attribute__((format(printf, 1, 2)));
@@ -80,6 +81,65 @@ Trs to_trs(const fb::Trsf& t) {
 }
 
 bool valid_playback(fb::Playback p) { return static_cast<uint8_t>(p) <= 2; }
+
+bool in_unit(float f) { return f >= 0.0f && f <= 1.0f; }  // false for NaN
+
+bool finite(const fb::Mat4f& m) {
+  for (flatbuffers::uoffset_t i = 0; i < 16; ++i) {
+    if (!finite(m.m()->Get(i))) return false;
+  }
+  return true;
+}
+
+// A box both of whose corners are finite, lo <= hi on every axis.
+bool valid_box(const fb::Vec3f& lo, const fb::Vec3f& hi) {
+  return finite(lo) && finite(hi) && lo.x() <= hi.x() && lo.y() <= hi.y() && lo.z() <= hi.z();
+}
+
+Vec3 to_vec3(const fb::Vec3f& v) { return {v.x(), v.y(), v.z()}; }
+
+// A blob's sizes against the `expected` raw bytes: raw or LZ4 (within LZ4's ratio), at most
+// kMaxBlobBytes. Adds LZ4 blobs' raw sizes to *decoded.
+bool valid_blob(const fb::Blob& blob, uint64_t expected, uint64_t* decoded) {
+  const auto c = static_cast<uint8_t>(blob.compression());
+  if (c > 1 || blob.raw_size() != expected || expected > kMaxBlobBytes || !blob.data() ||
+      (c == 0 && blob.data()->size() != expected) ||
+      (c == 1 && expected > uint64_t{blob.data()->size()} * kLz4MaxRatio)) {
+    return false;
+  }
+  if (c == 1) *decoded += expected;
+  return true;
+}
+
+// A material's texture slot: its texture, uv set, enums and transform; `needs_uv1` is set
+// when it samples texcoords1.
+Result<void> read_slot(const fb::TextureRef* in, size_t textures, const char* what,
+                       flatbuffers::uoffset_t m, TextureSlot* out) {
+  if (!in) return ok();
+  if (in->texture() < 0 || static_cast<size_t>(in->texture()) >= textures)
+    return bad("material %u %s names texture %d of %zu", m, what, in->texture(), textures);
+  const auto ws = static_cast<uint8_t>(in->wrap_s()), wt = static_cast<uint8_t>(in->wrap_t());
+  const auto mag = static_cast<uint8_t>(in->mag_filter());
+  const auto min = static_cast<uint8_t>(in->min_filter());
+  if (in->uv_set() > 1 || ws > 2 || wt > 2 || mag > 1 || min > 5)
+    return bad("material %u %s: bad uv set, wrap or filter", m, what);
+  out->texture = in->texture();
+  out->uv_set = in->uv_set();
+  out->wrap_s = static_cast<Wrap>(ws);
+  out->wrap_t = static_cast<Wrap>(wt);
+  out->mag_filter = static_cast<Filter>(mag);
+  out->min_filter = static_cast<Filter>(min);
+  out->source_texture = in->source_texture();
+  if (const fb::UvTransformf* t = in->transform()) {
+    if (!(finite(t->offset_u()) && finite(t->offset_v()) && finite(t->rotation()) &&
+          finite(t->scale_u()) && finite(t->scale_v()))) {
+      return bad("material %u %s: a texture transform is not finite", m, what);
+    }
+    out->has_transform = true;
+    out->transform = {{t->offset_u(), t->offset_v()}, t->rotation(), {t->scale_u(), t->scale_v()}};
+  }
+  return ok();
+}
 
 // Well-formed UTF-8 (no overlongs, surrogates or code points above U+10FFFF), no NUL.
 bool valid_utf8(std::string_view s) {
@@ -184,6 +244,10 @@ Pack& Pack::operator=(Pack&& other) noexcept {
   rigs_ = std::move(other.rigs_);
   sheets_ = std::move(other.sheets_);
   objects_ = std::move(other.objects_);
+  materials_ = std::move(other.materials_);
+  textures_ = std::move(other.textures_);
+  bounds_ = std::move(other.bounds_);
+  joint_bounds_ = std::move(other.joint_bounds_);
   decoded_ = std::move(other.decoded_);
   other.data_ = nullptr;
   other.size_ = 0;
@@ -297,8 +361,90 @@ Result<void> Pack::load() {
   uint64_t decoded_bytes = 0;  // LZ4 blobs' raw sizes, all together
   const fb::AssetPack* root = fb::GetAssetPack(data_);
   format_version_ = root->format_version();
-  if (format_version_ != kPackFormatVersion) {
-    return bad("format version %u, this runtime reads %u", format_version_, kPackFormatVersion);
+  if (format_version_ < kOldestPackFormatVersion || format_version_ > kPackFormatVersion) {
+    return bad("format version %u, this runtime reads %u to %u (rebuild the pack)", format_version_,
+               kOldestPackFormatVersion, kPackFormatVersion);
+  }
+
+  // Textures: sizes against their blobs (pixels decoded on first use).
+  if (const auto* textures = root->textures()) {
+    if (!budget.take(uint64_t{textures->size()} * 8))
+      return bad("more textures than the file holds");
+    for (flatbuffers::uoffset_t t = 0; t < textures->size(); ++t) {
+      const fb::Texture* in = textures->Get(t);
+      TextureInfo info;
+      info.width = in->width();
+      info.height = in->height();
+      info.source_file = view(in->source_file());
+      info.source_image = in->source_image();
+      info.mime_type = view(in->mime_type());
+      const auto cs = static_cast<uint8_t>(in->color_space());
+      if (cs > 1) return bad("texture %u: bad colour space", t);
+      info.color_space = static_cast<ColorSpace>(cs);
+      if (!valid_utf8(info.source_file) || !valid_utf8(info.mime_type))
+        return bad("texture %u: a string is not UTF-8", t);
+      if (info.width == 0 || info.height == 0 || info.width > kMaxTextureSide ||
+          info.height > kMaxTextureSide) {
+        return bad("texture %u is %ux%u, at most %u on a side", t, info.width, info.height,
+                   kMaxTextureSide);
+      }
+      if (!in->pixels() ||
+          !valid_blob(*in->pixels(), uint64_t{info.width} * info.height * 4, &decoded_bytes))
+        return bad("texture %u: pixels do not hold %ux%u RGBA8", t, info.width, info.height);
+      if (decoded_bytes > kMaxDecodedBytes) {
+        return bad("texture %u: the LZ4 blobs decode to more than %llu bytes", t,
+                   static_cast<unsigned long long>(kMaxDecodedBytes));
+      }
+      textures_.push_back(info);
+    }
+  }
+
+  // Materials: texture slots, enums and factor ranges.
+  if (const auto* materials = root->materials()) {
+    if (!budget.take(uint64_t{materials->size()} * 16))
+      return bad("more materials than the file holds");
+    for (flatbuffers::uoffset_t m = 0; m < materials->size(); ++m) {
+      const fb::Material* in = materials->Get(m);
+      MaterialInfo info;
+      info.name = view(in->name());
+      info.source_file = view(in->source_file());
+      info.source_material = in->source_material();
+      if (!valid_utf8(info.name) || !valid_utf8(info.source_file))
+        return bad("material %u: a string is not UTF-8", m);
+      if (const fb::Vec4f* c = in->base_color_factor())
+        info.base_color = {c->x(), c->y(), c->z(), c->w()};
+      if (const fb::Vec3f* e = in->emissive_factor()) info.emissive = to_vec3(*e);
+      info.metallic = in->metallic_factor();
+      info.roughness = in->roughness_factor();
+      info.normal_scale = in->normal_scale();
+      info.occlusion_strength = in->occlusion_strength();
+      info.emissive_strength = in->emissive_strength();
+      info.alpha_cutoff = in->alpha_cutoff();
+      info.double_sided = in->double_sided();
+      const auto mode = static_cast<uint8_t>(in->alpha_mode());
+      if (mode > 2) return bad("material %u: bad alpha mode", m);
+      info.alpha_mode = static_cast<AlphaMode>(mode);
+      const Vec4& bc = info.base_color;
+      if (!(in_unit(bc.x) && in_unit(bc.y) && in_unit(bc.z) && in_unit(bc.w) &&
+            in_unit(info.metallic) && in_unit(info.roughness) && in_unit(info.occlusion_strength) &&
+            in_unit(info.emissive.x) && in_unit(info.emissive.y) && in_unit(info.emissive.z) &&
+            finite(info.normal_scale) && finite(info.emissive_strength) &&
+            info.emissive_strength >= 0.0f && finite(info.alpha_cutoff) &&
+            info.alpha_cutoff >= 0.0f)) {
+        return bad("material %u: a factor is out of its range", m);
+      }
+      const size_t nt = textures_.size();
+      Result<void> r =
+          read_slot(in->base_color_texture(), nt, "base colour", m, &info.base_color_texture);
+      if (r)
+        r = read_slot(in->metallic_roughness_texture(), nt, "metallic-roughness", m,
+                      &info.metallic_roughness_texture);
+      if (r) r = read_slot(in->normal_texture(), nt, "normal", m, &info.normal_texture);
+      if (r) r = read_slot(in->occlusion_texture(), nt, "occlusion", m, &info.occlusion_texture);
+      if (r) r = read_slot(in->emissive_texture(), nt, "emissive", m, &info.emissive_texture);
+      if (!r) return r.error();
+      materials_.push_back(info);
+    }
   }
 
   // Rigs: skeletons and clips, keys viewed in place.
@@ -402,6 +548,7 @@ Result<void> Pack::load() {
   }
 
   // Meshes and parts: blob sizes against counts (contents checked when decoded).
+  std::vector<size_t> joint_bound_counts;  // per mesh
   if (const auto* meshes = root->meshes()) {
     for (flatbuffers::uoffset_t m = 0; m < meshes->size(); ++m) {
       const fb::Mesh* in = meshes->Get(m);
@@ -429,8 +576,31 @@ Result<void> Pack::load() {
           pi.vertex_count = part->vertex_count();
           pi.index_count = part->index_count();
           pi.skinned = part->joints() != nullptr;
+          pi.material = part->material();
+          pi.normals_generated = part->normals_generated();
+          pi.tangents_generated = part->tangents_generated();
           if (pi.joint < -1 || pi.joint >= joint_count)
             return bad("mesh %u part %u names joint %d", m, p, pi.joint);
+          if (pi.material < -1 || pi.material >= static_cast<int>(materials_.size()))
+            return bad("mesh %u part %u names material %d", m, p, pi.material);
+          if (pi.material >= 0) {
+            // Every texture the material samples reads a uv set the part has; a normal
+            // map needs normals and tangents.
+            const MaterialInfo& mat = materials_[static_cast<size_t>(pi.material)];
+            for (const TextureSlot* slot :
+                 {&mat.base_color_texture, &mat.metallic_roughness_texture, &mat.normal_texture,
+                  &mat.occlusion_texture, &mat.emissive_texture}) {
+              if (slot->texture >= 0 &&
+                  !(slot->uv_set == 0 ? part->texcoords0() : part->texcoords1())) {
+                return bad("mesh %u part %u: material %d samples texcoords%d, which it lacks", m, p,
+                           pi.material, slot->uv_set);
+              }
+            }
+            if (mat.normal_texture.texture >= 0 && !(part->normals() && part->tangents())) {
+              return bad("mesh %u part %u: material %d has a normal map, the part no tangents", m,
+                         p, pi.material);
+            }
+          }
           if (pi.skinned && (!part->weights() || info.rig < 0)) {
             return bad("mesh %u part %u has joints without weights or rig", m, p);
           }
@@ -444,10 +614,11 @@ Result<void> Pack::load() {
             const fb::Blob* blob;
             uint64_t size;
           } expect[kBlobsPerPart] = {
-              {part->positions(), n * 12},     {part->normals(), n * 12},
-              {part->tangents(), n * 16},      {part->joints(), n * 8},
-              {part->weights(), n * 16},       {part->indices(), uint64_t{pi.index_count} * 4},
-              {part->source_vertices(), n * 4}};
+              {part->positions(), n * 12},      {part->normals(), n * 12},
+              {part->tangents(), n * 16},       {part->joints(), n * 8},
+              {part->weights(), n * 16},        {part->indices(), uint64_t{pi.index_count} * 4},
+              {part->source_vertices(), n * 4}, {part->texcoords0(), n * 8},
+              {part->texcoords1(), n * 8},      {part->colors(), n * 16}};
           for (const auto& e : expect) {
             if (!e.blob) continue;
             const auto c = static_cast<uint8_t>(e.blob->compression());
@@ -466,9 +637,43 @@ Result<void> Pack::load() {
         }
       }
       info.part_count = static_cast<int>(parts_.size()) - info.first_part;
+      // Bounds (version 2): finite boxes, joints of the mesh's rig, ascending.
+      MeshBounds bounds;
+      if (const fb::Boxf* box = in->bounds()) {
+        if (!valid_box(box->lo(), box->hi())) return bad("mesh %u: bad bounds", m);
+        bounds.bind = {to_vec3(box->lo()), to_vec3(box->hi())};
+      }
+      if (const fb::Boxf* box = in->static_bounds()) {
+        if (!valid_box(box->lo(), box->hi())) return bad("mesh %u: bad static bounds", m);
+        bounds.fixed = {to_vec3(box->lo()), to_vec3(box->hi())};
+      }
+      if (const auto* jb = in->joint_bounds()) {
+        if (!budget.take(uint64_t{jb->size()} * 24))
+          return bad("mesh %u: more joint bounds than the file holds", m);
+        for (flatbuffers::uoffset_t k = 0; k < jb->size(); ++k) {
+          const fb::JointBoundsf* j = jb->Get(k);
+          if (j->joint() >= joint_count || (k > 0 && j->joint() <= jb->Get(k - 1)->joint()) ||
+              !finite(j->frame()) || !valid_box(j->lo(), j->hi())) {
+            return bad(
+                "mesh %u joint bounds %u: a joint outside the rig, out of order, or a "
+                "bad box",
+                m, k);
+          }
+          joint_bounds_.push_back(
+              {j->joint(), to_mat4(j->frame()), to_vec3(j->lo()), to_vec3(j->hi())});
+        }
+      }
+      if ((in->static_bounds() || in->joint_bounds()) && !in->bounds())
+        return bad("mesh %u: joint or static bounds without bounds", m);
+      bounds_.push_back(bounds);
+      joint_bound_counts.push_back(in->joint_bounds() ? in->joint_bounds()->size() : 0);
       meshes_.push_back(info);
     }
   }
+  // The joint bounds are all read: point each mesh at its share.
+  for (size_t m = 0, first = 0; m < bounds_.size(); first += joint_bound_counts[m++])
+    bounds_[m].joints =
+        std::span<const JointBounds>(joint_bounds_).subspan(first, joint_bound_counts[m]);
 
   // Sprite sheets: the atlas and clips go through the runtime's own checks.
   if (const auto* sheets = root->sprite_sheets()) {
@@ -651,7 +856,7 @@ Result<void> Pack::load() {
   }
 
   decoded_ = std::make_unique<Decoded>();
-  decoded_->slots.resize(parts_.size() * kBlobsPerPart + sheets_.size());
+  decoded_->slots.resize(parts_.size() * kBlobsPerPart + sheets_.size() + textures_.size());
   decoded_->part_checked.assign(parts_.size(), 0);
   return ok();
 }
@@ -713,6 +918,12 @@ Result<PartStreams> Pack::part_streams(int part) const {
   s.indices = {reinterpret_cast<const uint32_t*>(r->data()), r->size() / 4};
   if (!(r = get(p->source_vertices(), n * 4, 6, "source vertices"))) return r.error();
   s.source_vertices = {reinterpret_cast<const uint32_t*>(r->data()), r->size() / 4};
+  if (!(r = get(p->texcoords0(), n * 8, 7, "texcoords0"))) return r.error();
+  s.texcoords0 = {reinterpret_cast<const Vec2*>(r->data()), r->size() / 8};
+  if (!(r = get(p->texcoords1(), n * 8, 8, "texcoords1"))) return r.error();
+  s.texcoords1 = {reinterpret_cast<const Vec2*>(r->data()), r->size() / 8};
+  if (!(r = get(p->colors(), n * 16, 9, "colors"))) return r.error();
+  s.colors = {reinterpret_cast<const Vec4*>(r->data()), r->size() / 16};
 
   if (!decoded_->part_checked[static_cast<size_t>(part)]) {
     for (uint32_t i : s.indices) {
@@ -744,6 +955,16 @@ Result<PartStreams> Pack::part_streams(int part) const {
       if (!(finite(v.x) && finite(v.y) && finite(v.z)))
         return bad("part %d: a position is not finite", part);
     }
+    for (std::span<const Vec2> uvs : {s.texcoords0, s.texcoords1}) {
+      for (const Vec2& uv : uvs) {
+        if (!(finite(uv.x) && finite(uv.y)))
+          return bad("part %d: a texture coordinate is not finite", part);
+      }
+    }
+    for (const Vec4& c : s.colors) {
+      if (!(finite(c.x) && finite(c.y) && finite(c.z) && finite(c.w)))
+        return bad("part %d: a colour is not finite", part);
+    }
     decoded_->part_checked[static_cast<size_t>(part)] = 1;
   }
   return s;
@@ -757,6 +978,25 @@ Result<std::span<const uint8_t>> Pack::sprite_pixels(int sheet) const {
       fb::GetAssetPack(data_)->sprite_sheets()->Get(static_cast<flatbuffers::uoffset_t>(sheet));
   return blob(in->pixels(), uint64_t{in->width()} * in->height() * 4,
               static_cast<int>(parts_.size()) * kBlobsPerPart + sheet, "sprite pixels");
+}
+
+const MaterialInfo& Pack::material(int index) const {
+  static const MaterialInfo kDefault;
+  return index >= 0 && static_cast<size_t>(index) < materials_.size()
+             ? materials_[static_cast<size_t>(index)]
+             : kDefault;
+}
+
+Result<std::span<const uint8_t>> Pack::texture_pixels(int texture) const {
+  if (texture < 0 || static_cast<size_t>(texture) >= textures_.size()) {
+    return Error::make(ErrorCode::kInvalidArgument, "no texture %d", texture);
+  }
+  const fb::Texture* in =
+      fb::GetAssetPack(data_)->textures()->Get(static_cast<flatbuffers::uoffset_t>(texture));
+  return blob(
+      in->pixels(), uint64_t{in->width()} * in->height() * 4,
+      static_cast<int>(parts_.size()) * kBlobsPerPart + static_cast<int>(sheets_.size()) + texture,
+      "texture pixels");
 }
 
 }  // namespace animpack

@@ -35,8 +35,7 @@ struct Box {
   void merge(const Box& b);
   // Whether p lies inside or on the box.
   bool contains(Vec3 p) const {
-    return p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y && p.z >= lo.z &&
-           p.z <= hi.z;
+    return p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y && p.z >= lo.z && p.z <= hi.z;
   }
 };
 

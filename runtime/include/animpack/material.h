@@ -56,7 +56,7 @@ struct MaterialInfo {
   std::string_view name;
   std::string_view source_file;
   int source_material = -1;
-  Vec4 base_color{1, 1, 1, 1};  // linear RGBA factor
+  Vec4 base_color{1, 1, 1, 1};     // linear RGBA factor
   TextureSlot base_color_texture;  // sRGB
   float metallic = 1;
   float roughness = 1;
@@ -65,7 +65,7 @@ struct MaterialInfo {
   float normal_scale = 1;
   TextureSlot occlusion_texture;  // linear, R
   float occlusion_strength = 1;
-  Vec3 emissive;  // linear RGB factor
+  Vec3 emissive;                 // linear RGB factor
   TextureSlot emissive_texture;  // sRGB
   float emissive_strength = 1;
   AlphaMode alpha_mode = AlphaMode::kOpaque;
