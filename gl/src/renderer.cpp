@@ -402,7 +402,11 @@ struct Renderer::Impl {
   std::vector<size_t> order;  // render's draw order (instance indices)
   std::vector<float> blend_keys;
   // The render target.
-  GLuint fbo = 0, color_tex = 0, id_tex = 0, motion_tex = 0, depth_tex = 0;
+  // The colour target is sRGB (GL encodes what the colour pass writes and blends in
+  // linear light); color_view is the same texels as plain RGBA8, read back and presented
+  // as stored, through read_fbo.
+  GLuint fbo = 0, color_tex = 0, color_view = 0, id_tex = 0, motion_tex = 0, depth_tex = 0;
+  GLuint read_fbo = 0;
   uint32_t width = 0, height = 0;
   bool rendered = false;
   // Capture: an attachment-less framebuffer (a surfaceless context has no default one),
@@ -439,10 +443,11 @@ struct Renderer::Impl {
   }
 
   void delete_target() {
-    const GLuint textures_[] = {color_tex, id_tex, motion_tex, depth_tex};
-    glDeleteTextures(4, textures_);
+    const GLuint textures_[] = {color_view, color_tex, id_tex, motion_tex, depth_tex};
+    glDeleteTextures(5, textures_);
     glDeleteFramebuffers(1, &fbo);
-    fbo = color_tex = id_tex = motion_tex = depth_tex = 0;
+    glDeleteFramebuffers(1, &read_fbo);
+    fbo = read_fbo = color_tex = color_view = id_tex = motion_tex = depth_tex = 0;
   }
 
   Result<void> current() const {
@@ -638,7 +643,9 @@ struct Renderer::Impl {
     if (fbo != 0) delete_target();
     const auto gw = static_cast<GLsizei>(w), gh = static_cast<GLsizei>(h);
     glCreateTextures(GL_TEXTURE_2D, 1, &color_tex);
-    glTextureStorage2D(color_tex, 1, GL_RGBA8, gw, gh);
+    glTextureStorage2D(color_tex, 1, GL_SRGB8_ALPHA8, gw, gh);
+    glGenTextures(1, &color_view);
+    glTextureView(color_view, GL_TEXTURE_2D, color_tex, GL_RGBA8, 0, 1, 0, 1);
     glCreateTextures(GL_TEXTURE_2D, 1, &id_tex);
     glTextureStorage2D(id_tex, 1, GL_R32UI, gw, gh);
     glCreateTextures(GL_TEXTURE_2D, 1, &motion_tex);
@@ -651,6 +658,9 @@ struct Renderer::Impl {
     glNamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT2, motion_tex, 0);
     glNamedFramebufferTexture(fbo, GL_DEPTH_ATTACHMENT, depth_tex, 0);
     glNamedFramebufferReadBuffer(fbo, GL_COLOR_ATTACHMENT0);
+    glCreateFramebuffers(1, &read_fbo);
+    glNamedFramebufferTexture(read_fbo, GL_COLOR_ATTACHMENT0, color_view, 0);
+    glNamedFramebufferReadBuffer(read_fbo, GL_COLOR_ATTACHMENT0);
     width = w;
     height = h;
   }
@@ -1078,6 +1088,7 @@ Result<void> Renderer::render(const View& view) {
   glDisable(GL_CULL_FACE);
   glDisable(GL_SCISSOR_TEST);
   glDisable(GL_RASTERIZER_DISCARD);
+  glDisable(GL_FRAMEBUFFER_SRGB);  // the clear colour is stored as given
   const GLuint no_id[4] = {0, 0, 0, 0};
   const float no_motion[4] = {0, 0, 0, 0};
   const float far_depth = 1.0f;
@@ -1113,6 +1124,7 @@ Result<void> Renderer::render(const View& view) {
   glNamedFramebufferDrawBuffers(im.fbo, 3, color_buffers);
   glDepthFunc(GL_LEQUAL);
   glDepthMask(GL_FALSE);
+  glEnable(GL_FRAMEBUFFER_SRGB);  // linear colours in, sRGB bytes stored, blending in linear
   im.draw_range(im.color, 0, first_blend);
   if (first_blend < count) {
     // BLEND instances, back to front, "over" what is drawn, depth tested, not written.
@@ -1121,12 +1133,14 @@ Result<void> Renderer::render(const View& view) {
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     im.draw_range(im.color, first_blend, count);
     glDisable(GL_BLEND);
+    glDisable(GL_FRAMEBUFFER_SRGB);
     // Then their ids and motion: the nearest BLEND surface in front of the opaque ones.
     glNamedFramebufferDrawBuffers(im.fbo, 3, ids_buffers);
     glDepthMask(GL_TRUE);
     glDepthFunc(GL_LESS);
     im.draw_range(im.ids, first_blend, count);
   }
+  glDisable(GL_FRAMEBUFFER_SRGB);
   glDepthMask(GL_TRUE);
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE);
@@ -1165,8 +1179,8 @@ Result<Image> Renderer::read_color() {
   if (!impl_) return Error::make(ErrorCode::kInvalidArgument, "empty renderer");
   if (auto r = impl_->current(); !r) return r.error();
   if (!impl_->rendered) return Error::make(ErrorCode::kInvalidArgument, "read_color before render");
-  auto pixels = read_texture<uint8_t>(impl_->context, impl_->color_tex, impl_->width, impl_->height,
-                                      GL_RGBA, GL_UNSIGNED_BYTE, 4, "read_color");
+  auto pixels = read_texture<uint8_t>(impl_->context, impl_->color_view, impl_->width,
+                                      impl_->height, GL_RGBA, GL_UNSIGNED_BYTE, 4, "read_color");
   if (!pixels) return pixels.error();
   Image image;
   image.width = impl_->width;
@@ -1208,7 +1222,7 @@ Result<void> Renderer::present(int width, int height) {
     return Error::make(ErrorCode::kInvalidArgument, "present: size %dx%d", width, height);
   }
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
-  glBlitNamedFramebuffer(impl_->fbo, 0, 0, 0, static_cast<GLint>(impl_->width),
+  glBlitNamedFramebuffer(impl_->read_fbo, 0, 0, 0, static_cast<GLint>(impl_->width),
                          static_cast<GLint>(impl_->height), 0, 0, width, height,
                          GL_COLOR_BUFFER_BIT, GL_LINEAR);
   return impl_->context->check_errors("present");

@@ -224,8 +224,10 @@ layout(location = 0) out vec4 o_color;
 
 const float kPi = 3.14159265358979;
 
-float linear_to_srgb(float c) {
-  return c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1.0 / 2.4) - 0.055;
+// The target is sRGB: GL encodes what this stage writes. A sprite's texels are stored
+// bytes to show as they are, so they are decoded first (exact curve).
+float srgb_to_linear(float c) {
+  return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
 }
 
 vec3 unit_or(vec3 v, vec3 fallback) {
@@ -237,7 +239,7 @@ void main() {
   if (u_mode == 1) {
     vec4 t = sprite_texel();
     if (t.a < 0.5) discard;
-    o_color = vec4(t.rgb, 1.0);
+    o_color = vec4(srgb_to_linear(t.r), srgb_to_linear(t.g), srgb_to_linear(t.b), 1.0);
     return;
   }
   vec4 base = base_color();
@@ -287,7 +289,7 @@ void main() {
   vec3 ambient = u_ambient * ao * (c_diff + f0);
   vec3 c = clamp(direct + ambient + emissive, 0.0, 1.0);
   float alpha = u_alpha_mode == 2 ? clamp(base.a, 0.0, 1.0) : 1.0;
-  o_color = vec4(linear_to_srgb(c.r), linear_to_srgb(c.g), linear_to_srgb(c.b), alpha);
+  o_color = vec4(c, alpha);  // encoded by GL: the target is sRGB
 }
 )glsl";
 

@@ -1,8 +1,8 @@
 // Materials drawn by the Renderer, on data made here: a textured quad's checker (sRGB
 // decoded and encoded again), vertex colours, MASK holes in the id buffer, BLEND
-// compositing back to front, back faces culled or turned, a normal map tilting the shade,
-// uv sets and transforms, mipmaps, and refused arguments. Expected colours come from a
-// CPU copy of the shading model of docs/gl.md ("Shading"), in double precision.
+// compositing back to front in linear light, back faces culled or turned, a normal map tilting the
+// shade, uv sets and transforms, mipmaps, and refused arguments. Expected colours come from a CPU
+// copy of the shading model of docs/gl.md ("Shading"), in double precision.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,7 +37,9 @@ D3 operator+(D3 a, D3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
 D3 operator*(D3 a, double s) { return {a.x * s, a.y * s, a.z * s}; }
 double dot(D3 a, D3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 D3 unit(D3 a) { return a * (1.0 / std::sqrt(dot(a, a))); }
-D3 cross(D3 a, D3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
+D3 cross(D3 a, D3 b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
 
 // What the shading model needs at one point.
 struct Point {
@@ -63,7 +65,8 @@ std::array<double, 3> shade(const Point& p) {
   const double nh = dot(p.n, h), vh = dot(p.v, h);
   const double dd = nh * nh * (a2 - 1) + 1;
   const double d = a2 / (kPi * dd * dd);
-  const double den = nl * std::sqrt(nv * nv * (1 - a2) + a2) + nv * std::sqrt(nl * nl * (1 - a2) + a2);
+  const double den =
+      nl * std::sqrt(nv * nv * (1 - a2) + a2) + nv * std::sqrt(nl * nl * (1 - a2) + a2);
   const double vis = den > 0 ? 0.5 / den : 0;
   const double e = kPi * (1 - p.ambient);
   const double x5 = std::pow(1 - vh, 5);
@@ -103,8 +106,8 @@ Quad make_quad(float z, float half, bool reversed = false) {
   q.tangents.assign(4, Vec4{1, 0, 0, 1});
   q.uvs = {0, 1, 1, 1, 1, 0, 0, 0};
   q.uv1 = {{0.25f, 0.25f}, {0.25f, 0.25f}, {0.25f, 0.25f}, {0.25f, 0.25f}};
-  q.indices = reversed ? std::vector<uint32_t>{0, 2, 1, 0, 3, 2}
-                       : std::vector<uint32_t>{0, 1, 2, 0, 2, 3};
+  q.indices =
+      reversed ? std::vector<uint32_t>{0, 2, 1, 0, 3, 2} : std::vector<uint32_t>{0, 1, 2, 0, 2, 3};
   return q;
 }
 
@@ -170,7 +173,8 @@ class GlMaterials : public GlTest {
   double off(uint32_t x, uint32_t y, std::array<double, 3> want) const {
     const uint8_t* p = pixel(x, y);
     double worst = 0;
-    for (int k = 0; k < 3; ++k) worst = std::max(worst, std::abs(p[k] - want[static_cast<size_t>(k)]));
+    for (int k = 0; k < 3; ++k)
+      worst = std::max(worst, std::abs(p[k] - want[static_cast<size_t>(k)]));
     return worst;
   }
 
@@ -196,8 +200,10 @@ TEST_F(GlMaterials, AnEmissiveCheckerComesBackWithin1Over255OfItsSrgbTexels) {
       const uint8_t* want = &rgba[(ty * 4 + tx) * 4];
       for (uint32_t y = ty * 8 + 1; y < ty * 8 + 7; ++y) {
         for (uint32_t x = tx * 8 + 1; x < tx * 8 + 7; ++x) {
-          ASSERT_LE(off(x, y, {static_cast<double>(want[0]), static_cast<double>(want[1]),
-                                    static_cast<double>(want[2])}), 1.0)
+          ASSERT_LE(off(x, y,
+                        {static_cast<double>(want[0]), static_cast<double>(want[1]),
+                         static_cast<double>(want[2])}),
+                    1.0)
               << "pixel " << x << "," << y;
         }
       }
@@ -227,10 +233,10 @@ TEST_F(GlMaterials, ATexturedQuadShowsItsCheckerColoursLitByTheModel) {
       p.roughness = 0.6;
       const auto want = shade(p);
       const uint32_t x = tx * 8 + 4, y = ty * 8 + 4;
-      EXPECT_LE(off(x, y, want), 1.0) << "texel " << tx << "," << ty << ": got "
-                                      << int{pixel(x, y)[0]} << " " << int{pixel(x, y)[1]} << " "
-                                      << int{pixel(x, y)[2]} << ", want " << want[0] << " "
-                                      << want[1] << " " << want[2];
+      EXPECT_LE(off(x, y, want), 1.0)
+          << "texel " << tx << "," << ty << ": got " << int{pixel(x, y)[0]} << " "
+          << int{pixel(x, y)[1]} << " " << int{pixel(x, y)[2]} << ", want " << want[0] << " "
+          << want[1] << " " << want[2];
       EXPECT_EQ(id_at(x, y), 1u);
       ++checked;
     }
@@ -332,15 +338,16 @@ TEST_F(GlMaterials, BlendCompositesBackToFrontOverTheOpaqueSurfaces) {
   add(make_quad(0.3f, 0.5f), flat({0, 0, 1}, 0.5f, AlphaMode::kBlend), 2);
   add(make_quad(0.0f, 0.5f), flat({1, 0, 0}, 1.0f, AlphaMode::kOpaque), 1);
   render(0.0f, {0, 0, 1});
-  // F0 = 0.04 under ambient 0 and no light adds nothing: green over (blue over red).
-  const double red[3] = {255, 0, 0}, blue[3] = {0, 0, 255}, green[3] = {0, 255, 0};
+  // F0 = 0.04 under ambient 0 and no light adds nothing: green over (blue over red), in
+  // linear light (the target stores sRGB bytes; each layer is rounded to them).
+  const double red[3] = {1, 0, 0}, blue[3] = {0, 0, 1}, green[3] = {0, 1, 0};
   std::array<double, 3> want{};
   for (int k = 0; k < 3; ++k) {
     const double under = 0.5 * blue[k] + 0.5 * red[k];
-    want[static_cast<size_t>(k)] = 0.5 * green[k] + 0.5 * under;
+    want[static_cast<size_t>(k)] = 255 * linear_to_srgb(0.5 * green[k] + 0.5 * under);
   }
-  EXPECT_LE(off(16, 16, want), 2.0) << int{pixel(16, 16)[0]} << " " << int{pixel(16, 16)[1]} << " "
-                                    << int{pixel(16, 16)[2]};
+  EXPECT_LE(off(16, 16, want), 2.0)
+      << int{pixel(16, 16)[0]} << " " << int{pixel(16, 16)[1]} << " " << int{pixel(16, 16)[2]};
   // The nearest blended surface holds the id.
   EXPECT_EQ(id_at(16, 16), 3u);
   // A BLEND quad behind the opaque one is hidden (depth tested).
@@ -427,7 +434,8 @@ TEST_F(GlMaterials, ANormalMapTiltsTheShadeAsTheModelSays) {
 TEST_F(GlMaterials, TheSlotsUvSetAndTransformChooseTheTexel) {
   if (IsSkipped() || HasFatalFailure()) return;
   // A 2 x 2 texture: red, green / blue, white.
-  const std::vector<uint8_t> rgba = {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255};
+  const std::vector<uint8_t> rgba = {255, 0, 0,   255, 0,   255, 0,   255,
+                                     0,   0, 255, 255, 255, 255, 255, 255};
   auto quad_showing = [&](MaterialTexture slot) {
     renderer.reset();
     renderer.emplace(std::move(*Renderer::create(context)));
@@ -461,8 +469,8 @@ TEST_F(GlMaterials, TheSlotsUvSetAndTransformChooseTheTexel) {
   slot.transform.offset[1] = 1.0f;
   slot.sampler = kNearest;
   quad_showing(slot);
-  EXPECT_LE(off(2, 2, {0, 0, 255}), 1.0) << int{pixel(2, 2)[0]} << " " << int{pixel(2, 2)[1]} << " "
-                                         << int{pixel(2, 2)[2]};
+  EXPECT_LE(off(2, 2, {0, 0, 255}), 1.0)
+      << int{pixel(2, 2)[0]} << " " << int{pixel(2, 2)[1]} << " " << int{pixel(2, 2)[2]};
   EXPECT_LE(off(29, 2, {255, 0, 0}), 1.0);
 }
 

@@ -279,7 +279,9 @@ class Renderer {
   // the ids/motion pass of the opaque and MASK instances (writing depth), their colour
   // pass (depth LEQUAL, no depth writes), then the BLEND instances sorted back to front
   // (by the distance along the view of model * their mesh's box centre; ties in instance
-  // order), blended "over" with depth tested and not written, and last their ids/motion
+  // order), blended "over" in linear light (the colour target is sRGB: GL encodes what is
+  // written, and decodes what is there to blend) with depth tested and not written, and
+  // last their ids/motion
   // (depth LESS, written: the nearest BLEND surface's id). Single-sided materials cull
   // back faces in every pass (a model of negative determinant flips the winding). Fails
   // as check_view() does.
