@@ -1,0 +1,180 @@
+// SceneRenderer draws each part of a pack with the pack's material: a pack written here
+// holds a "board" mesh of three quads side by side: the left one textured with a checker
+// (an sRGB texture, nearest sampler), the middle one with no material (the object's
+// colour), the right one MASK with that checker's alpha (a hole in every other cell),
+// and vertex colours on the middle quad's top corners.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "animpack/compiler/pack_writer.h"
+#include "animpack/gl/scene_renderer.h"
+#include "animpack/pack.h"
+#include "animpack/posed.h"
+#include "gl_test_support.h"
+
+namespace animpack::gl {
+namespace {
+
+using testing::front_ortho;
+using testing::GlTest;
+
+// A quad of side 1 centred at (x, 0, 0), facing +z, uvs u right and v down.
+CookedPart quad_part(float x, int material) {
+  CookedPart part;
+  part.source_node = 0;
+  part.source_mesh = 0;
+  part.source_primitive = 0;
+  part.positions = {
+      {x - 0.5f, -0.5f, 0}, {x + 0.5f, -0.5f, 0}, {x + 0.5f, 0.5f, 0}, {x - 0.5f, 0.5f, 0}};
+  part.normals.assign(4, Vec3{0, 0, 1});
+  part.texcoords0 = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+  part.indices = {0, 1, 2, 0, 2, 3};
+  part.source_vertices = {0, 1, 2, 3};
+  part.material = material;
+  return part;
+}
+
+// The checker's cell (cx, cy) of 4 x 4: light or dark, the dark ones transparent.
+bool light_cell(int cx, int cy) { return (cx + cy) % 2 == 0; }
+
+CookedPack board_pack() {
+  CookedPack pack;
+  CookedTexture tex;
+  tex.source_file = "board.gltf";
+  tex.source_image = 0;
+  tex.mime_type = "image/png";
+  tex.width = tex.height = 4;
+  tex.color_space = ColorSpace::kSrgb;
+  for (int y = 0; y < 4; ++y) {
+    for (int x = 0; x < 4; ++x) {
+      const bool light = light_cell(x, y);
+      const uint8_t t[4] = {static_cast<uint8_t>(light ? 240 : 40),
+                            static_cast<uint8_t>(light ? 200 : 30), static_cast<uint8_t>(20),
+                            static_cast<uint8_t>(light ? 255 : 0)};
+      tex.rgba.insert(tex.rgba.end(), t, t + 4);
+    }
+  }
+  pack.textures.push_back(tex);
+  for (AlphaMode mode : {AlphaMode::kOpaque, AlphaMode::kMask}) {
+    CookedMaterial m;
+    m.name = mode == AlphaMode::kOpaque ? "checker" : "holes";
+    m.source_file = "board.gltf";
+    m.info.source_material = static_cast<int>(pack.materials.size());
+    m.info.metallic = 0;
+    m.info.roughness = 0.8f;
+    m.info.base_color_texture.texture = 0;
+    m.info.base_color_texture.source_texture = 0;
+    m.info.base_color_texture.mag_filter = Filter::kNearest;
+    m.info.base_color_texture.min_filter = Filter::kNearest;
+    m.info.base_color_texture.wrap_s = Wrap::kClampToEdge;
+    m.info.base_color_texture.wrap_t = Wrap::kClampToEdge;
+    m.info.alpha_mode = mode;
+    pack.materials.push_back(m);
+  }
+  CookedMesh mesh;
+  mesh.name = "board";
+  mesh.source_file = "board.gltf";
+  mesh.parts.push_back(quad_part(-1.0f, 0));
+  mesh.parts.push_back(quad_part(0.0f, -1));
+  mesh.parts.push_back(quad_part(1.0f, 1));
+  mesh.parts[1].colors = {{1, 1, 1, 1}, {1, 1, 1, 1}, {0, 0, 1, 1}, {0, 0, 1, 1}};
+  for (const CookedPart& p : mesh.parts) {
+    for (const Vec3& v : p.positions) {
+      mesh.bind_bounds.lo = {std::min(mesh.bind_bounds.lo.x, v.x),
+                             std::min(mesh.bind_bounds.lo.y, v.y),
+                             std::min(mesh.bind_bounds.lo.z, v.z)};
+      mesh.bind_bounds.hi = {std::max(mesh.bind_bounds.hi.x, v.x),
+                             std::max(mesh.bind_bounds.hi.y, v.y),
+                             std::max(mesh.bind_bounds.hi.z, v.z)};
+    }
+  }
+  mesh.static_bounds = mesh.bind_bounds;
+  pack.meshes.push_back(std::move(mesh));
+  CookedObject o;
+  o.name = "board";
+  o.mesh = 0;
+  pack.objects.push_back(o);
+  return pack;
+}
+
+class GlSceneMaterials : public GlTest {
+ protected:
+  void SetUp() override {
+    GlTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    bytes = write_pack(board_pack());
+    auto p = Pack::from_bytes(bytes);
+    ASSERT_TRUE(p) << p.error().message();
+    pack.emplace(std::move(*p));
+    ASSERT_EQ(pack->textures().size(), 1u);
+    auto s = SceneRenderer::create(&*renderer, &*pack);
+    ASSERT_TRUE(s) << s.error().message();
+    scene.emplace(std::move(*s));
+  }
+  void TearDown() override {
+    scene.reset();
+    GlTest::TearDown();
+  }
+
+  std::vector<uint8_t> bytes;
+  std::optional<Pack> pack;
+  std::optional<SceneRenderer> scene;
+};
+
+TEST_F(GlSceneMaterials, EachPartIsDrawnWithItsPackMaterial) {
+  if (IsSkipped() || HasFatalFailure()) return;
+  Posed posed;
+  PosedObject o;
+  o.object = 0;
+  o.mesh = 0;
+  posed.objects.push_back(o);
+  // 96 x 32 pixels over the three quads: 32 pixels a quad, 8 a checker cell.
+  Camera camera = front_ortho({0, 0, 0}, 1.0f);
+  ASSERT_TRUE(scene->draw(posed, {camera, {}, 96, 32}));
+  auto color = renderer->read_color();
+  auto ids = renderer->read_ids();
+  ASSERT_TRUE(color && ids);
+  auto px = [&](int x, int y) { return &color->rgba[static_cast<size_t>(y * 96 + x) * 4]; };
+  auto id = [&](int x, int y) { return (*ids)[static_cast<size_t>(y * 96 + x)]; };
+  const uint32_t board = SceneRenderer::object_id(0);
+  // Left quad: the checker, light cells bright yellow, dark cells near black (alpha
+  // ignored: OPAQUE); every cell one colour.
+  for (int cy = 0; cy < 4; ++cy) {
+    for (int cx = 0; cx < 4; ++cx) {
+      const uint8_t* c = px(cx * 8 + 4, cy * 8 + 4);
+      const uint8_t* corner = px(cx * 8 + 1, cy * 8 + 1);
+      EXPECT_EQ(id(cx * 8 + 4, cy * 8 + 4), board);
+      for (int k = 0; k < 3; ++k) EXPECT_EQ(c[k], corner[k]) << "cell " << cx << "," << cy;
+      if (light_cell(cx, cy)) {
+        EXPECT_GT(c[0], 150) << "cell " << cx << "," << cy;
+        EXPECT_GT(c[1], 120);
+      } else {
+        EXPECT_LT(c[0], 80) << "cell " << cx << "," << cy;
+      }
+    }
+  }
+  // Middle quad: no material, so the object's colour (orange for object 0) at its bottom,
+  // times the vertex colours that turn blue towards its top.
+  const uint8_t* bottom = px(48, 30);
+  const uint8_t* top = px(48, 1);
+  EXPECT_GT(bottom[0], bottom[2] + 60) << int{bottom[0]} << " " << int{bottom[2]};
+  EXPECT_LT(top[0], bottom[0] / 2);
+  EXPECT_GT(top[2], top[0]);
+  EXPECT_EQ(id(48, 16), board);
+  // Right quad: MASK; the dark cells are holes in colour and ids.
+  for (int cy = 0; cy < 4; ++cy) {
+    for (int cx = 0; cx < 4; ++cx) {
+      const int x = 64 + cx * 8 + 4, y = cy * 8 + 4;
+      EXPECT_EQ(id(x, y), light_cell(cx, cy) ? board : kNoId) << "cell " << cx << "," << cy;
+      if (!light_cell(cx, cy)) {
+        EXPECT_EQ(px(x, y)[0], 24);  // the clear colour
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace animpack::gl
