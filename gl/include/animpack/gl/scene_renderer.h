@@ -64,8 +64,8 @@ class SceneRenderer {
 
   // Uploads the pack's parts (decoded now: kBadPack when a part's streams fail their
   // checks, or a material names a texture outside the pack), sprite atlases and
-  // textures (an error of Pack::texture_pixels is returned as it is). kInvalidArgument for a null renderer or pack, or a
-  // renderer whose context is not current.
+  // textures (an error of Pack::texture_pixels is returned as it is). kInvalidArgument for a null
+  // renderer or pack, or a renderer whose context is not current.
   static Result<SceneRenderer> create(Renderer* renderer, const Pack* pack,
                                       const SceneOptions& options = {});
 

@@ -1,0 +1,43 @@
+// A camera framed on a box, and the world box of what a posed snapshot draws: the render
+// sample and the viewer frame what they show with these.
+//
+//   animpack::Box shown;                                    // over every frame shown
+//   shown = animpack::gl::merge_boxes(shown, animpack::gl::posed_box(pack, posed));
+//   animpack::Camera camera = animpack::gl::frame_box(shown, 640.0f / 360.0f);
+//
+// (ScenePlayer::world_bounds gives an object's conservative box without skinning a
+// vertex; posed_box skins every vertex on the CPU and is exact.)
+#pragma once
+
+#include "animpack/bounds.h"
+#include "animpack/camera.h"
+#include "animpack/math.h"
+#include "animpack/pack.h"
+#include "animpack/posed.h"
+
+namespace animpack::gl {
+
+struct FramingOptions {
+  Vec3 direction{0.0f, 0.35f, 1.0f};  // from the box centre towards the eye (not along up)
+  float fov_y = 0.8f;                 // radians, in (0, pi)
+  float margin = 1.1f;                // the distance over the least that fits, >= 1
+};
+
+// A perspective camera looking at the box's centre from options.direction, at the
+// distance where the box's bounding sphere (radius at least 0.01) fits both the vertical
+// field of view and the horizontal one of `aspect` (width / height), times the margin;
+// near and far planes hug the sphere (near at least 1/100 of the distance). An empty or
+// non-finite box, a non-positive or non-finite aspect, or bad options give Camera{}.
+Camera frame_box(const Box& box, float aspect, const FramingOptions& options = {});
+
+// The union of two boxes (an empty one adds nothing).
+Box merge_boxes(const Box& a, const Box& b);
+
+// The world box of the snapshot's vertices: skinned parts skinned on the CPU by their
+// palette (the bind pose without one), node-rig parts placed by model * palette[joint],
+// other parts by model; a sprite object without a mesh a unit cube about its origin.
+// Objects or parts that do not fit the pack (or fail to decode) are skipped; nothing
+// drawn gives the empty box.
+Box posed_box(const Pack& pack, const Posed& posed);
+
+}  // namespace animpack::gl
