@@ -298,6 +298,53 @@ int inspect(int argc, char** argv) {
                 m, printable(mesh.name).c_str(), printable(mesh.source_file).c_str(),
                 mesh.part_count, skinned, static_cast<unsigned long long>(vertices),
                 static_cast<unsigned long long>(triangles), mesh.rig);
+    const MeshBounds& bounds = pack->mesh_bounds(static_cast<int>(m));
+    if (bounds.bind.valid()) {
+      std::printf("    bounds [%g %g %g] .. [%g %g %g], %zu joint boxes\n",
+                  static_cast<double>(bounds.bind.lo.x), static_cast<double>(bounds.bind.lo.y),
+                  static_cast<double>(bounds.bind.lo.z), static_cast<double>(bounds.bind.hi.x),
+                  static_cast<double>(bounds.bind.hi.y), static_cast<double>(bounds.bind.hi.z),
+                  bounds.joints.size());
+    }
+    for (int p = 0; p < mesh.part_count; ++p) {
+      const PartInfo& part = pack->parts()[static_cast<size_t>(mesh.first_part + p)];
+      std::printf("    part [%d]: %u vertices, material %d%s%s\n", mesh.first_part + p,
+                  part.vertex_count, part.material,
+                  part.normals_generated ? ", normals generated" : "",
+                  part.tangents_generated ? ", tangents generated" : "");
+    }
+  }
+  std::printf("materials: %zu\n", pack->materials().size());
+  for (size_t m = 0; m < pack->materials().size(); ++m) {
+    const MaterialInfo& mat = pack->materials()[m];
+    static constexpr const char* kAlpha[] = {"opaque", "mask", "blend"};
+    std::printf("  [%zu] %s (%s): base colour %g %g %g %g, metallic %g, roughness %g, %s%s", m,
+                printable(mat.name).c_str(), printable(mat.source_file).c_str(),
+                static_cast<double>(mat.base_color.x), static_cast<double>(mat.base_color.y),
+                static_cast<double>(mat.base_color.z), static_cast<double>(mat.base_color.w),
+                static_cast<double>(mat.metallic), static_cast<double>(mat.roughness),
+                kAlpha[static_cast<int>(mat.alpha_mode)], mat.double_sided ? ", double-sided" : "");
+    const struct {
+      const char* name;
+      const TextureSlot& slot;
+    } slots[] = {{"base colour", mat.base_color_texture},
+                 {"metallic-roughness", mat.metallic_roughness_texture},
+                 {"normal", mat.normal_texture},
+                 {"occlusion", mat.occlusion_texture},
+                 {"emissive", mat.emissive_texture}};
+    for (const auto& s : slots) {
+      if (s.slot.texture >= 0)
+        std::printf(", %s texture %d (uv %d)", s.name, s.slot.texture, s.slot.uv_set);
+    }
+    std::printf("\n");
+  }
+  std::printf("textures: %zu\n", pack->textures().size());
+  for (size_t t = 0; t < pack->textures().size(); ++t) {
+    const TextureInfo& tex = pack->textures()[t];
+    std::printf("  [%zu] %s image %d: %ux%u %s, from %s\n", t, printable(tex.source_file).c_str(),
+                tex.source_image, tex.width, tex.height,
+                tex.color_space == ColorSpace::kSrgb ? "sRGB" : "linear",
+                printable(tex.mime_type).c_str());
   }
   std::printf("rigs: %d\n", pack->rig_count());
   for (int r = 0; r < pack->rig_count(); ++r) {

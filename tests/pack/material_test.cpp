@@ -195,24 +195,28 @@ TEST(PackMaterials, RefusesEveryBadIndexSizeAndRange) {
        "material -2"},
       {"slot texture", [](CookedPack& p) { p.materials[1].info.emissive_texture.texture = 2; },
        "texture 2"},
-      {"uv set", [](CookedPack& p) { p.materials[1].info.occlusion_texture.uv_set = 2; },
-       "uv set"},
+      {"uv set", [](CookedPack& p) { p.materials[1].info.occlusion_texture.uv_set = 2; }, "uv set"},
       {"missing uv set", [](CookedPack& p) { p.meshes[0].parts[0].texcoords1.clear(); },
        "texcoords1"},
       {"normal map without tangents", [](CookedPack& p) { p.meshes[0].parts[0].tangents.clear(); },
        "tangents"},
       {"base colour above one", [](CookedPack& p) { p.materials[1].info.base_color.x = 1.5f; },
        "range"},
-      {"NaN roughness", [](CookedPack& p) { p.materials[0].info.roughness = std::numeric_limits<float>::quiet_NaN(); },
+      {"NaN roughness",
+       [](CookedPack& p) {
+         p.materials[0].info.roughness = std::numeric_limits<float>::quiet_NaN();
+       },
        "range"},
       {"negative emissive strength",
        [](CookedPack& p) { p.materials[1].info.emissive_strength = -1.0f; }, "range"},
       {"infinite transform",
-       [](CookedPack& p) { p.materials[1].info.normal_texture.transform.rotation = 1e39f; },
+       [](CookedPack& p) {
+         p.materials[1].info.normal_texture.transform.rotation =
+             std::numeric_limits<float>::infinity();
+       },
        "transform"},
       {"texture pixels", [](CookedPack& p) { p.textures[1].rgba.pop_back(); }, "texture 1"},
-      {"texture size", [](CookedPack& p) { p.textures[0].width = kMaxTextureSide + 1; },
-       "at most"},
+      {"texture size", [](CookedPack& p) { p.textures[0].width = kMaxTextureSide + 1; }, "at most"},
       {"zero texture", [](CookedPack& p) { p.textures[0].height = 0; }, "texture 0"},
       {"uv count", [](CookedPack& p) { p.meshes[0].parts[0].texcoords0.pop_back(); }, "blob"},
       {"colour count", [](CookedPack& p) { p.meshes[0].parts[0].colors.push_back({}); }, "blob"},
@@ -221,9 +225,11 @@ TEST(PackMaterials, RefusesEveryBadIndexSizeAndRange) {
        "order"},
       {"joint bounds joint", [](CookedPack& p) { p.meshes[0].joint_bounds[1].joint = 4; },
        "outside"},
-      {"inverted joint box", [](CookedPack& p) { p.meshes[0].joint_bounds[0].lo.y = 2.0f; },
-       "box"},
-      {"NaN bounds", [](CookedPack& p) { p.meshes[0].bind_bounds.hi.x = std::numeric_limits<float>::quiet_NaN(); },
+      {"inverted joint box", [](CookedPack& p) { p.meshes[0].joint_bounds[0].lo.y = 2.0f; }, "box"},
+      {"NaN bounds",
+       [](CookedPack& p) {
+         p.meshes[0].bind_bounds.hi.x = std::numeric_limits<float>::quiet_NaN();
+       },
        "bounds"},
       {"joint bounds without bounds", [](CookedPack& p) { p.meshes[0].bind_bounds = Box{}; },
        "without bounds"},
@@ -244,8 +250,8 @@ TEST(PackMaterials, RefusesNonFiniteStreamsWhenDecoded) {
     CookedPack cooked = textured_pack();
     CookedPart& part = cooked.meshes[0].parts[0];
     if (stream == 0) part.texcoords0[5].y = std::numeric_limits<float>::quiet_NaN();
-    if (stream == 1) part.texcoords1[6].x = 1e39f;
-    if (stream == 2) part.colors[7].w = -1e39f;
+    if (stream == 1) part.texcoords1[6].x = std::numeric_limits<float>::infinity();
+    if (stream == 2) part.colors[7].w = -std::numeric_limits<float>::infinity();
     auto pack = Pack::from_bytes(write_pack(cooked));
     ASSERT_TRUE(pack) << pack.error().message();
     auto s = pack->part_streams(0);

@@ -86,6 +86,14 @@ inline PlayStats play_like_a_game(const Pack& pack, int steps, size_t max_vertic
   for (int i = 0; i < steps; ++i) player->step(&game);
   stats.events = game.seen;
   stats.skinned_vertices = skin_posed(pack, player->posed(), max_vertices);
+  // What a renderer reads of a part's material: its textures' pixels.
+  for (const PartInfo& part : pack.parts()) {
+    const MaterialInfo& m = pack.material(part.material);
+    for (const TextureSlot* slot : {&m.base_color_texture, &m.metallic_roughness_texture,
+                                    &m.normal_texture, &m.occlusion_texture, &m.emissive_texture}) {
+      if (slot->texture >= 0) (void)pack.texture_pixels(slot->texture);
+    }
+  }
   return stats;
 }
 
