@@ -11,6 +11,7 @@
 #include "animpack/compiler/atlas_import.h"
 #include "animpack/compiler/gltf_reader.h"
 #include "animpack/compiler/import_gltf.h"
+#include "animpack/compiler/mesh_bounds.h"
 #include "animpack/compiler/scene.h"
 #include "animpack/pack.h"
 #include "animpack/scene_player.h"
@@ -49,6 +50,8 @@ class Cooker {
     }
     for (const SceneMesh& mesh : scene_.meshes) load_mesh(mesh);
     for (const SceneObject& object : scene_.objects) cook_object(object);
+    for (CookedMesh& m : out_.pack.meshes)
+      compute_mesh_bounds(m, m.rig >= 0 ? &out_.pack.rigs[static_cast<size_t>(m.rig)] : nullptr);
     return std::move(out_);
   }
 

@@ -555,6 +555,59 @@ uint32_t ScenePlayer::sprite_frame(ObjectId object) const {
   return o != nullptr && o->sprite >= 0 ? o->frame : 0;
 }
 
+Result<Box> ScenePlayer::world_bounds(ObjectId object) const {
+  const Object* o = get(object);
+  if (o == nullptr) {
+    return Error::make(ErrorCode::kInvalidArgument, "no object %u in the scene", object.value);
+  }
+  const Mat4& m = o->model;
+  const Vec3 position{m.m[12], m.m[13], m.m[14]};
+  const int mesh = o->info->mesh;
+  if (mesh < 0) {
+    // A sprite without a card: its 1-unit-high card (aspect of the frame it shows) turned
+    // any way about its position, scaled by the largest column of its matrix.
+    if (o->sheet == nullptr) return Box{};  // nothing drawn
+    const std::span<const PixelRect> frames = o->sheet->atlas().frames();
+    float aspect = 1.0f;
+    if (o->frame < frames.size() && frames[o->frame].height > 0) {
+      aspect =
+          static_cast<float>(frames[o->frame].width) / static_cast<float>(frames[o->frame].height);
+    }
+    const float scale =
+        std::max({length({m.m[0], m.m[1], m.m[2]}), length({m.m[4], m.m[5], m.m[6]}),
+                  length({m.m[8], m.m[9], m.m[10]})});
+    const float r = length({0.5f * aspect, 0.5f, 0.0f}) * scale;
+    Box card;
+    card.grow(position - Vec3{r, r, r});
+    card.grow(position + Vec3{r, r, r});
+    return with_margin(card);
+  }
+  const MeshBounds& bounds = pack_->mesh_bounds(mesh);
+  if (!bounds.bind.valid()) {
+    if (pack_->meshes()[static_cast<size_t>(mesh)].part_count > 0) {
+      return Error::make(ErrorCode::kBadPack,
+                         "mesh %d has no bounds (a version %u pack): cook it again", mesh,
+                         pack_->format_version());
+    }
+    return Box{};  // a mesh without parts draws nothing
+  }
+  const Box posed = posed_bounds(bounds, palette(object));
+  if (!o->info->face_camera) return with_margin(transform_box(posed, m));
+  // face_camera: posed() turns R * S about +y through the position, by any angle.
+  Mat4 local = m;
+  local.m[12] = local.m[13] = local.m[14] = 0.0f;
+  const Box turned = transform_box(posed, local);
+  if (!turned.valid()) return turned;
+  float r = 0.0f;
+  for (float x : {turned.lo.x, turned.hi.x}) {
+    for (float z : {turned.lo.z, turned.hi.z}) r = std::max(r, length({x, 0.0f, z}));
+  }
+  Box out;
+  out.grow({position.x - r, position.y + turned.lo.y, position.z - r});
+  out.grow({position.x + r, position.y + turned.hi.y, position.z + r});
+  return with_margin(out);
+}
+
 const Posed& ScenePlayer::posed(const Camera* camera) {
   posed_.tick = tick_;
   for (size_t i = 0; i < objects_.size(); ++i) {

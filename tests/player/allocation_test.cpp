@@ -3,6 +3,8 @@
 // switches, refused calls, events and posed snapshots run.
 #include <gtest/gtest.h>
 
+#include "animpack/compiler/mesh_bounds.h"
+#include "animpack/compiler/pack_writer.h"
 #include "animpack/scene_player.h"
 #include "fixtures/allocation_counter.h"
 #include "scene_fixture.h"
@@ -75,6 +77,38 @@ TEST(PlayerAllocation, AThousandTicksOfAScriptedGameAllocateNothing) {
   EXPECT_GT(game.errors, 0u) << "and refusals";
   EXPECT_GT(poses, 0u);
   EXPECT_EQ(player.dropped_events(), 0u);
+}
+
+// world_bounds answers from the stored bounds without allocating, and so does its
+// refusal for a pack without bounds (make_pack() computes none: every mesh refuses).
+TEST(PlayerAllocation, WorldBoundsAllocateNothing) {
+  CookedPack cooked = make_cooked();
+  for (CookedMesh& m : cooked.meshes) {
+    compute_mesh_bounds(m, m.rig >= 0 ? &cooked.rigs[static_cast<size_t>(m.rig)] : nullptr);
+  }
+  const std::vector<uint8_t> bytes = write_pack(cooked);
+  Result<Pack> bounded = Pack::from_bytes(bytes);
+  ASSERT_TRUE(bounded);
+  const Pack unbounded = make_pack();
+  for (const Pack* pack : {static_cast<const Pack*>(&*bounded), &unbounded}) {
+    ScenePlayer player = std::move(*ScenePlayer::create(pack, 60));
+    size_t boxes = 0, refused = 0;
+    fixture::start_counting_allocations();
+    for (int64_t t = 0; t < 200; ++t) {
+      player.step();
+      for (uint32_t o = 0; o < player.object_count(); ++o) {
+        const Result<Box> box = player.world_bounds(ObjectId{o});
+        if (box) {
+          boxes += box->valid() ? 1 : 0;
+        } else {
+          ++refused;
+        }
+      }
+    }
+    EXPECT_EQ(fixture::stop_counting_allocations(), 0);
+    EXPECT_GT(boxes, 0u);
+    EXPECT_EQ(refused > 0, pack == &unbounded);
+  }
 }
 
 }  // namespace
