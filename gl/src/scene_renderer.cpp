@@ -9,10 +9,12 @@ namespace animpack::gl {
 
 namespace {
 
-// Shaded colours of mesh objects, by object index.
+// The linear base colours of parts without a material, by object index (the tracer's
+// object_color() palette, so both draw a material-less file alike).
 constexpr Vec4 kColors[] = {{0.90f, 0.55f, 0.24f, 1}, {0.35f, 0.67f, 0.90f, 1},
                             {0.55f, 0.82f, 0.43f, 1}, {0.86f, 0.43f, 0.67f, 1},
-                            {0.85f, 0.80f, 0.40f, 1}, {0.60f, 0.55f, 0.85f, 1}};
+                            {0.85f, 0.80f, 0.35f, 1}, {0.60f, 0.52f, 0.88f, 1},
+                            {0.40f, 0.80f, 0.78f, 1}, {0.88f, 0.40f, 0.40f, 1}};
 
 bool finite_span(std::span<const Mat4> s) {
   for (const Mat4& m : s) {
