@@ -11,38 +11,18 @@
 #include <string>
 #include <vector>
 
-#include "animpack/compiler/cook.h"
-#include "animpack/compiler/pack_writer.h"
 #include "animpack/gl/framing.h"
 #include "animpack/gl/scene_renderer.h"
 #include "animpack/pack.h"
 #include "animpack/scene_player.h"
+#include "corpus_pack.h"
 #include "gl_test_support.h"
 
 namespace animpack::gl {
 namespace {
 
-namespace fs = std::filesystem;
+using testing::cook_corpus;
 using testing::GlTest;
-
-// The pack of a one-object scene showing the corpus file `file` (under gltf/).
-std::vector<uint8_t> cook_corpus(const std::string& name, const std::string& file,
-                                 const std::string& clip) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("gl_corpus_" + name);
-  fs::create_directories(dir);
-  const fs::path scene = dir / "scene.toml";
-  {
-    std::ofstream out(scene);
-    out << "[[mesh]]\nname = \"" << name << "\"\nfile = \""
-        << (fs::path(ANIMPACK_SOURCE_DIR) / "tests/data/corpus/gltf" / file).string()
-        << "\"\n\n[[object]]\nname = \"" << name << "\"\nmesh = \"" << name << "\"\n";
-    if (!clip.empty()) out << "\n[object.animation]\nclip = \"" << clip << "\"\n";
-  }
-  DiagnosticSink sink;
-  CookOutput cooked = cook_scene(scene, sink);
-  EXPECT_FALSE(sink.has_errors()) << format_diagnostics(sink, DiagnosticFormat::kGcc);
-  return write_pack(cooked.pack);
-}
 
 // Red and green shares of a colour: its chromaticity, brightness aside.
 struct Chroma {
