@@ -119,7 +119,7 @@ std::vector<uint8_t> checker(const uint8_t a[4], const uint8_t b[4]) {
   for (int y = 0; y < 4; ++y) {
     for (int x = 0; x < 4; ++x) {
       const uint8_t* c = (x + y) % 2 == 0 ? a : b;
-      rgba.insert(rgba.end(), c, c + 4);
+      for (int k = 0; k < 4; ++k) rgba.push_back(c[k]);
     }
   }
   return rgba;
@@ -289,7 +289,7 @@ TEST_F(GlMaterials, MaskHolesAreNoIdAndShowWhatIsBehind) {
   for (int y = 0; y < 2; ++y) {
     for (int x = 0; x < 2; ++x) {
       const uint8_t t[4] = {255, 255, 255, static_cast<uint8_t>(x == 0 ? 51 : 204)};
-      rgba.insert(rgba.end(), t, t + 4);
+      for (int k = 0; k < 4; ++k) rgba.push_back(t[k]);
     }
   }
   MaterialDesc front;
@@ -484,7 +484,7 @@ TEST_F(GlMaterials, AMinifiedTextureSamplesItsMipmaps) {
     for (int x = 0; x < 64; ++x) {
       const uint8_t v = (x + y) % 2 == 0 ? 255 : 0;
       const uint8_t t[4] = {v, v, v, 255};
-      rgba.insert(rgba.end(), t, t + 4);
+      for (int k = 0; k < 4; ++k) rgba.push_back(t[k]);
     }
   }
   for (bool mipmaps : {true, false}) {

@@ -153,7 +153,7 @@ CookedPack make_board_pack() {
       const uint8_t t[4] = {static_cast<uint8_t>(light ? 240 : 40),
                             static_cast<uint8_t>(light ? 200 : 30), static_cast<uint8_t>(20),
                             static_cast<uint8_t>(light ? 255 : 0)};
-      tex.rgba.insert(tex.rgba.end(), t, t + 4);
+      for (int k = 0; k < 4; ++k) tex.rgba.push_back(t[k]);
     }
   }
   pack.textures.push_back(tex);
