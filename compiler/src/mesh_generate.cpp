@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "animpack/scalar.h"
+
 namespace animpack {
 namespace {
 
@@ -147,8 +149,13 @@ void grow_group(std::vector<Triangle>& tris, std::vector<Group>& groups, int g, 
 }  // namespace
 
 void generate_flat_normals(CookedPart& part) {
-  CookedPart out = without_vertices(part);
   const size_t tri_count = part.indices.size() / 3;
+  // CookedPart's rule (indices < positions.size()) broken: a programmer error upstream;
+  // leave the part as it is rather than read outside it.
+  for (size_t c = 0; c < 3 * tri_count; ++c) {
+    if (part.indices[c] >= part.positions.size()) return;
+  }
+  CookedPart out = without_vertices(part);
   Vec3 previous{0, 0, 1};
   for (size_t t = 0; t < tri_count; ++t) {
     const uint32_t i0 = part.indices[3 * t], i1 = part.indices[3 * t + 1],
@@ -302,7 +309,10 @@ bool generate_tangents(CookedPart& part, int uv_set) {
       const Vec3 e1 = project(sub(p0, p1), n), e2 = project(sub(p2, p1), n);
       float cosine = dot3(e1, e2);
       cosine = cosine > 1.0f ? 1.0f : cosine < -1.0f ? -1.0f : cosine;
-      const float angle = static_cast<float>(std::acos(static_cast<double>(cosine)));
+      // acos(c) as det::atan2(sqrt(1 - c^2), c): the same bits on every platform (the
+      // C library's acos differs between libraries), so the cooked pack does too.
+      const double c = cosine;
+      const float angle = static_cast<float>(det::atan2(std::sqrt(1.0 - c * c), c));
       sum = add(sum, scale(angle, os));
     }
     group_tangent[g] = normalize_safe(sum);

@@ -6,10 +6,12 @@
 // posed_bounds(bounds, palette). An empty palette gives the bind box, which holds every
 // vertex at rest.
 //
-// Tightness measured on the corpus (printed by Bounds.EveryCorpusVertexLiesInsideThePosedBox,
-// g++ Debug, 54 models): see docs/runtime.md, "Bounds". The posed box's diagonal is within
-// a few percent of the tight box's on rigid and node-rig models; on skinned characters it
-// is larger, as joint boxes overlap (the numbers are in the docs).
+// Tightness measured (printed by Bounds.EveryCorpusVertexLiesInsideThePosedBox; 64 models,
+// 73 clips, 7300 poses): the posed box's diagonal over the tight box's is 1.029 on
+// average, 1.63 at worst (ozz character_walk); CesiumMan 1.16 (worst 1.23), Fox 1.06
+// (1.14), Quaternius alien 1.29 (1.32); rigid and node-rig models 1.000. By volume, over
+// solid boxes: 1.15 on average, 4.2 at worst (character_walk). docs/runtime.md has them.
+// Without posed_bounds' margin the test fails (vertices one ulp outside).
 #include "animpack/compiler/mesh_bounds.h"
 
 #include <gtest/gtest.h>
