@@ -90,4 +90,14 @@ Box posed_box(const Pack& pack, const Posed& posed) {
   return box;
 }
 
+Result<Box> world_box(const ScenePlayer& player) {
+  Box box;
+  for (uint32_t o = 0; o < player.object_count(); ++o) {
+    Result<Box> b = player.world_bounds(ObjectId{o});
+    if (!b) return b.error();
+    box = merge_boxes(box, *b);
+  }
+  return box;
+}
+
 }  // namespace animpack::gl

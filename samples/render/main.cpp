@@ -32,10 +32,9 @@ int usage() {
   return 2;
 }
 
-// The box of everything shown at every tick written: the vertices of each written
-// snapshot, posed (a first run of its own player over the same ticks).
-// TODO(world_bounds): once ScenePlayer::world_bounds lands on main, take the union of
-// world_bounds(object) instead of skinning every vertex.
+// The box of everything shown at every tick written (a first run of its own player over
+// the same ticks): the union of each object's ScenePlayer::world_bounds, or of the posed
+// vertices for a pack that stores no bounds (version 1).
 Box shown_box(const Pack& pack, int32_t rate, long ticks, long every) {
   Box box;
   auto player = ScenePlayer::create(&pack, rate);
@@ -43,7 +42,8 @@ Box shown_box(const Pack& pack, int32_t rate, long ticks, long every) {
   for (long t = 0; t < ticks; ++t) {
     player->step();
     if (t % every != 0) continue;
-    box = gl::merge_boxes(box, gl::posed_box(pack, player->posed()));
+    Result<Box> world = gl::world_box(*player);
+    box = gl::merge_boxes(box, world ? *world : gl::posed_box(pack, player->posed()));
   }
   return box;
 }

@@ -33,10 +33,9 @@ int usage() {
   return 2;
 }
 
-// The box of what the scene shows over its clips: the posed vertices of a second
-// player's snapshots, 64 ticks sampled over the longest clip (at least 1 s, at most 10 s).
-// TODO(world_bounds): once ScenePlayer::world_bounds lands on main, take the union of
-// world_bounds(object) instead of skinning every vertex.
+// The box of what the scene shows over its clips: a second player's objects'
+// ScenePlayer::world_bounds (the posed vertices for a pack without bounds), 64 ticks
+// sampled over the longest clip (at least 1 s, at most 10 s).
 Box clip_box(const Pack& pack, int32_t rate) {
   double longest = 1.0;
   for (int r = 0; r < pack.rig_count(); ++r) {
@@ -48,7 +47,10 @@ Box clip_box(const Pack& pack, int32_t rate) {
   auto player = ScenePlayer::create(&pack, rate);
   if (!player) return box;
   for (long t = 0; t < ticks; ++t) {
-    if (t % every == 0) box = gl::merge_boxes(box, gl::posed_box(pack, player->posed()));
+    if (t % every == 0) {
+      Result<Box> world = gl::world_box(*player);
+      box = gl::merge_boxes(box, world ? *world : gl::posed_box(pack, player->posed()));
+    }
     player->step();
   }
   return box;

@@ -1,6 +1,7 @@
 // Framing (CPU only): frame_box keeps every corner of a box inside the image for wide,
 // tall and square images; posed_box follows the pose (a skinned column bent at a tick is
-// held, and differs from its bind pose); refusals give the default camera.
+// held, and differs from its bind pose); world_box holds a cooked CesiumMan's posed box
+// and is not much larger; refusals give the default camera.
 #include "animpack/gl/framing.h"
 
 #include <gtest/gtest.h>
@@ -10,7 +11,9 @@
 
 #include "animpack/animator.h"
 #include "animpack/compiler/pack_writer.h"
+#include "animpack/scene_player.h"
 #include "animpack/skinning.h"
+#include "corpus_pack.h"
 #include "test_pack.h"
 
 namespace animpack::gl {
@@ -91,6 +94,28 @@ TEST(GlFraming, PosedBoxHoldsTheSkinnedVerticesOfTheTick) {
   // An object outside the pack adds nothing.
   posed.objects[0].object = 99;
   EXPECT_FALSE(posed_box(*pack, posed).valid());
+}
+
+TEST(GlFraming, WorldBoxHoldsThePosedVerticesOfACookedModel) {
+  const std::vector<uint8_t> bytes =
+      testing::cook_corpus("cesium_man", "CesiumMan/glTF-Binary/CesiumMan.glb", "animation_0");
+  auto pack = Pack::from_bytes(bytes);
+  ASSERT_TRUE(pack) << pack.error().message();
+  auto player = ScenePlayer::create(&*pack, 60);
+  ASSERT_TRUE(player);
+  for (int t = 0; t < 60; ++t) {
+    player->step();
+    if (t % 10 != 0) continue;
+    Result<Box> world = world_box(*player);
+    ASSERT_TRUE(world) << world.error().message();
+    const Box exact = posed_box(*pack, player->posed());
+    ASSERT_TRUE(exact.valid());
+    EXPECT_TRUE(world->contains(exact.lo) && world->contains(exact.hi)) << "tick " << t;
+    // Conservative but not loose: within a fifth of the figure's height on every side.
+    const float slack = 0.2f * (exact.hi.y - exact.lo.y);
+    EXPECT_GT(world->lo.x, exact.lo.x - slack);
+    EXPECT_LT(world->hi.y, exact.hi.y + slack);
+  }
 }
 
 }  // namespace

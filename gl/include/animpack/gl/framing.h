@@ -2,11 +2,15 @@
 // sample and the viewer frame what they show with these.
 //
 //   animpack::Box shown;                                    // over every frame shown
-//   shown = animpack::gl::merge_boxes(shown, animpack::gl::posed_box(pack, posed));
+//   for (...) {
+//     player.step();
+//     shown = animpack::gl::merge_boxes(shown, *animpack::gl::world_box(player));
+//   }
 //   animpack::Camera camera = animpack::gl::frame_box(shown, 640.0f / 360.0f);
 //
-// (ScenePlayer::world_bounds gives an object's conservative box without skinning a
-// vertex; posed_box skins every vertex on the CPU and is exact.)
+// world_box() takes each object's ScenePlayer::world_bounds (conservative, from the
+// pack's joint boxes, without skinning a vertex); posed_box() skins every vertex on the
+// CPU and is exact (and works for version 1 packs, which store no bounds).
 #pragma once
 
 #include "animpack/bounds.h"
@@ -14,13 +18,15 @@
 #include "animpack/math.h"
 #include "animpack/pack.h"
 #include "animpack/posed.h"
+#include "animpack/result.h"
+#include "animpack/scene_player.h"
 
 namespace animpack::gl {
 
 struct FramingOptions {
   Vec3 direction{0.0f, 0.35f, 1.0f};  // from the box centre towards the eye (not along up)
   float fov_y = 0.8f;                 // radians, in (0, pi)
-  float margin = 1.1f;                // the distance over the least that fits, >= 1
+  float margin = 1.05f;               // the distance over the least that fits, >= 1
 };
 
 // A perspective camera looking at the box's centre from options.direction, at the
@@ -39,5 +45,10 @@ Box merge_boxes(const Box& a, const Box& b);
 // Objects or parts that do not fit the pack (or fail to decode) are skipped; nothing
 // drawn gives the empty box.
 Box posed_box(const Pack& pack, const Posed& posed);
+
+// The union of ScenePlayer::world_bounds over the player's objects at its tick (objects
+// that show nothing add nothing). The first object's error when one fails (kBadPack for
+// a version 1 pack: use posed_box()).
+Result<Box> world_box(const ScenePlayer& player);
 
 }  // namespace animpack::gl
