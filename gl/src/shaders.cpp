@@ -187,10 +187,9 @@ vec4 base_color() {
   return base * v_color;
 }
 
-// MASK: below the cutoff; BLEND: fully transparent. Opaque surfaces have no holes.
-bool is_hole(float alpha) {
-  return (u_alpha_mode == 1 && alpha < u_alpha_cutoff) || (u_alpha_mode == 2 && alpha <= 0.0);
-}
+// MASK: below the cutoff. OPAQUE and BLEND surfaces have no holes (a BLEND fragment of
+// alpha 0 changes no colour but keeps its id, as the tracer's first surface does).
+bool is_hole(float alpha) { return u_alpha_mode == 1 && alpha < u_alpha_cutoff; }
 )glsl";
 
 const char* const kIdsFragment = R"glsl(
