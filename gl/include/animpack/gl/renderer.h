@@ -20,9 +20,10 @@
 // The vertex stage blends the four palette matrices of a vertex by its weights (summed in
 // joint order 0..3, as the CPU skin() does) and skins position, normal and tangent before
 // the instance's model matrix, in every pass of render(): a depth/ids/motion pass, then
-// the colour pass (depth-tested against it), then the BLEND instances (see render()). The previous
-// palette and previous model give each vertex its previous position: a vertex that moved writes its
-// motion in pixels, a still one writes exactly zero.
+// the colour pass (depth-tested against it), then the BLEND instances (see render()).
+// The previous palette and previous model give each vertex its previous position: a
+// vertex that moved writes its motion in pixels, a still one writes exactly zero. The
+// colour pass shades materials with the model of docs/gl.md ("Shading").
 //
 // Every function checks its arguments (and that the renderer's context is current)
 // before any GL call and returns an error instead of touching GL: kInvalidArgument (a
