@@ -32,12 +32,14 @@
 #include <utility>
 
 #include "animpack/compiler/input_file.h"
+#include "animpack/pack.h"
 
 namespace animpack {
 namespace {
 
 using nlohmann::json;
 
+static_assert(kGltfMaxImageSide == kMaxTextureSide, "an image the reader decodes fits a pack");
 constexpr uint64_t kMaxSafeInteger = (uint64_t{1} << 53) - 1;  // glTF's integer limit
 constexpr uint32_t kGlbMagic = 0x46546C67;                     // "glTF"
 constexpr uint32_t kChunkJson = 0x4E4F534A;                    // "JSON"
@@ -849,8 +851,6 @@ struct Reader {
   std::filesystem::path base_dir;
   const Container& container;
   bool mesh_quantization = false;    // KHR_mesh_quantization widens the allowed formats
-  bool texture_transform = false;    // KHR_texture_transform is used
-  bool emissive_strength = false;    // KHR_materials_emissive_strength is used
   bool extra_sets_reported = false;  // MESH_PRIMITIVE_EXTRA_SETS, once per file
   uint64_t decoded_bytes = 0;
   bool budget_exceeded = false;
@@ -914,10 +914,8 @@ void read_asset(Reader& r) {
       const std::string name = e.get<std::string>();
       if (name == "KHR_mesh_quantization") {
         r.mesh_quantization = true;
-      } else if (name == "KHR_texture_transform") {
-        r.texture_transform = true;
-      } else if (name == "KHR_materials_emissive_strength") {
-        r.emissive_strength = true;
+      } else if (name == "KHR_texture_transform" || name == "KHR_materials_emissive_strength") {
+        // Read wherever a material or textureInfo has them.
       } else if (std::find(warned.begin(), warned.end(), name) == warned.end()) {
         warned.push_back(name);
         r.issues.warning(idx("/extensionsUsed", i), "UNSUPPORTED_EXTENSION",
@@ -1870,6 +1868,13 @@ void decode_image(Reader& r, size_t i) {
   }
   const std::string kind = sniff_image(bytes);
   const bool declared_unsupported = img.mime_type == "image/ktx2" || img.mime_type == "image/webp";
+  if (kind.empty() && (img.mime_type == "image/png" || img.mime_type == "image/jpeg")) {
+    r.issues.error(at, "IMAGE_DATA_INVALID",
+                   "Image data is invalid: the bytes do not start with the " +
+                       std::string(img.mime_type == "image/png" ? "PNG" : "JPEG") +
+                       " signature its mimeType declares.");
+    return;
+  }
   if (kind != "image/png" && kind != "image/jpeg") {
     const std::string type = declared_unsupported && kind.empty() ? img.mime_type : kind;
     r.issues.error(at, "IMAGE_FORMAT_UNSUPPORTED",

@@ -390,7 +390,8 @@ TEST(MaterialCorpusFacts, TheKnownModelsHaveTheirKnownMaterials) {
 // ---------------------------------------------------------------------------------------
 // Generated files: what is read, and each bad input at its pointer
 
-// A PNG from the corpus (the Asset Generator's 2 x 2 cube texture, CC0).
+// A PNG from the corpus: the Asset Generator's 1024 x 1024 cube net (a blue "Back" square at
+// the top, a yellow "Bottom" one at the bottom, white elsewhere).
 std::vector<uint8_t> corpus_png() {
   return read_bytes(kCorpus / "asset-generator/Animation_Node/Textures/BaseColor_Cube.png");
 }
@@ -441,7 +442,20 @@ TEST(MaterialRead, ATexturedTriangleImportsItsImageDecodedTopRowFirst) {
   EXPECT_EQ(t.width, w0);
   EXPECT_EQ(t.height, h0);
   EXPECT_EQ(t.color_space, ColorSpace::kSrgb);
-  EXPECT_EQ(t.rgba.size(), size_t{w0} * h0 * 4);
+  ASSERT_EQ(t.rgba.size(), size_t{w0} * h0 * 4);
+  // Rows top first: the blue square near the top, the yellow one near the bottom.
+  ASSERT_EQ(w0, 1024u);
+  const auto pixel = [&](size_t x, size_t y) { return &t.rgba[(y * 1024 + x) * 4]; };
+  const uint8_t* top = pixel(300, 60);
+  EXPECT_LT(top[0], 40);
+  EXPECT_GT(top[2], 200);
+  EXPECT_EQ(top[3], 255);
+  const uint8_t* bottom = pixel(300, 1000);
+  EXPECT_GT(bottom[0], 150);
+  EXPECT_GT(bottom[1], 150);
+  EXPECT_LT(bottom[2], 40);
+  const uint8_t* corner = pixel(1000, 20);
+  EXPECT_EQ(corner[0] & corner[1] & corner[2], 255) << "white";
   ASSERT_EQ(model.mesh.parts.size(), 1u);
   EXPECT_EQ(model.mesh.parts[0].material, 0);
   EXPECT_EQ(model.mesh.parts[0].texcoords0[1].x, 1.0f);
@@ -586,6 +600,19 @@ TEST(MaterialBad, AnImageThatDoesNotDecodeIsAnErrorAtTheImage) {
   const std::vector<uint8_t> garbage = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3};
   const GltfDocument doc = textured_triangle(garbage, "image/png").read();
   EXPECT_TRUE(has_gltf_issue(doc, "IMAGE_DATA_INVALID", "/images/0")) << describe(doc);
+}
+
+TEST(MaterialBad, BytesWithoutTheSignatureTheirMimeTypeDeclaresDoNotDecode) {
+  const std::vector<uint8_t> text = {'n', 'o', 't', ' ', 'a', 'n', ' ', 'i', 'm', 'a', 'g', 'e'};
+  const GltfDocument doc = textured_triangle(text, "image/png").read();
+  EXPECT_TRUE(has_gltf_issue(doc, "IMAGE_DATA_INVALID", "/images/0")) << describe(doc);
+  // Without a mimeType (a uri image) unknown bytes are an unsupported type.
+  GltfWriter w = textured_triangle(text, "image/png");
+  w.doc["images"] =
+      json::array({{{"uri", "data:application/octet-stream;base64,bm90IGFuIGltYWdl"}}});
+  const GltfDocument unknown = w.read();
+  EXPECT_TRUE(has_gltf_issue(unknown, "IMAGE_FORMAT_UNSUPPORTED", "/images/0"))
+      << describe(unknown);
 }
 
 TEST(MaterialBad, ATextureIndexOutOfRangeIsAnUnresolvedReference) {
