@@ -444,5 +444,28 @@ TEST(Framing, PutsTheWholeBoxInsideTheImageAndFillsIt) {
   EXPECT_GT(cam.far_plane, cam.near_plane);
 }
 
+TEST(CompareColors, CountsInteriorDifferencesOnlyAndChecksSizes) {
+  // 5 x 5, object 1 in the 3 x 3 middle: only the centre pixel is interior.
+  Image a(5, 5, {10, 10, 10, 255}), b(5, 5, {10, 10, 10, 255});
+  std::vector<uint32_t> ids(25, kNoObject);
+  for (int y = 1; y <= 3; ++y) {
+    for (int x = 1; x <= 3; ++x) ids[static_cast<size_t>(y * 5 + x)] = 1;
+  }
+  b.set(1, 1, {200, 10, 10, 255});  // an edge pixel: skipped
+  b.set(2, 2, {10, 16, 10, 255});   // the interior one
+  auto d = compare_colors(a, b, ids, 4);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->compared, 1u);
+  EXPECT_EQ(d->max_channel, 6);
+  EXPECT_NEAR(d->mean_channel, 2.0, 1e-9);
+  EXPECT_EQ(d->over, 1u);
+  d = compare_colors(a, b, ids, 6);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->over, 0u);
+  EXPECT_EQ(compare_colors(a, Image(4, 5), ids, 0).error().code(), ErrorCode::kSizeMismatch);
+  ids.pop_back();
+  EXPECT_EQ(compare_colors(a, b, ids, 0).error().code(), ErrorCode::kSizeMismatch);
+}
+
 }  // namespace
 }  // namespace animpack::trace

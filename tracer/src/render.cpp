@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <thread>
 
 namespace animpack::trace {
@@ -271,6 +272,50 @@ Result<IdDifference> compare_ids(std::span<const uint32_t> a, std::span<const ui
       if (interior(a, x, y) && interior(b, x, y)) ++d.off_edge;
     }
   }
+  return d;
+}
+
+Result<ColorDifference> compare_colors(const Image& a, const Image& b,
+                                       std::span<const uint32_t> ids, int tolerance) {
+  const int width = a.width, height = a.height;
+  const size_t n = static_cast<size_t>(width) * static_cast<size_t>(height);
+  if (b.width != width || b.height != height || ids.size() != n || a.rgba.size() != n * 4 ||
+      b.rgba.size() != n * 4) {
+    return Error::make(ErrorCode::kSizeMismatch, "images of %dx%d and %dx%d, %zu ids", width,
+                       height, b.width, b.height, ids.size());
+  }
+  ColorDifference d;
+  double total = 0;
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const size_t i = static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x);
+      if (ids[i] == kNoObject) continue;
+      bool interior = true;
+      for (int dy = -1; dy <= 1 && interior; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int nx = x + dx, ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+          if (ids[static_cast<size_t>(ny) * static_cast<size_t>(width) + static_cast<size_t>(nx)] !=
+              ids[i]) {
+            interior = false;
+            break;
+          }
+        }
+      }
+      if (!interior) continue;
+      ++d.compared;
+      int worst = 0;
+      for (int c = 0; c < 3; ++c) {
+        const int diff = std::abs(static_cast<int>(a.rgba[i * 4 + static_cast<size_t>(c)]) -
+                                  static_cast<int>(b.rgba[i * 4 + static_cast<size_t>(c)]));
+        worst = std::max(worst, diff);
+        total += diff;
+      }
+      d.max_channel = std::max(d.max_channel, worst);
+      if (worst > tolerance) ++d.over;
+    }
+  }
+  if (d.compared > 0) d.mean_channel = total / (3.0 * static_cast<double>(d.compared));
   return d;
 }
 

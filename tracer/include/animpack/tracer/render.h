@@ -105,4 +105,19 @@ struct IdDifference {
 [[nodiscard]] Result<IdDifference> compare_ids(std::span<const uint32_t> a,
                                                std::span<const uint32_t> b, int width, int height);
 
+// How two colour images of one size differ away from edges: what the GL-vs-tracer colour
+// test asserts on (GL shadows off, the tracer's RenderOptions::shadows = false, the same
+// camera and one sample, or both anti-aliased). Pixels on an edge of `ids` (an 8-neighbour
+// with another id) or with id kNoObject are skipped.
+struct ColorDifference {
+  size_t compared = 0;      // interior object pixels compared
+  int max_channel = 0;      // the largest |a - b| of any RGB channel over them, 0 to 255
+  double mean_channel = 0;  // the mean |a - b| over their RGB channels
+  size_t over = 0;          // pixels with some channel differing by more than `tolerance`
+};
+// Compares a and b over the interior pixels of `ids` (width x height of a). kSizeMismatch
+// when b or ids do not match a's size.
+[[nodiscard]] Result<ColorDifference> compare_colors(const Image& a, const Image& b,
+                                                     std::span<const uint32_t> ids, int tolerance);
+
 }  // namespace animpack::trace
