@@ -474,6 +474,69 @@ TEST_F(GlMaterials, TheSlotsUvSetAndTransformChooseTheTexel) {
   EXPECT_LE(off(29, 2, {255, 0, 0}), 1.0);
 }
 
+TEST_F(GlMaterials, MetallicRoughnessOcclusionAndEmissiveTexelsFollowTheModel) {
+  if (IsSkipped() || HasFatalFailure()) return;
+  // One texel each: metallic-roughness (G 153 = 0.6 roughness share, B 102 = 0.4
+  // metallic share), occlusion R 128, emissive (sRGB) 200 40 10.
+  MaterialDesc m;
+  m.base_color = {0.7f, 0.5f, 0.3f, 1};
+  m.metallic = 0.9f;
+  m.roughness = 0.8f;
+  m.metallic_roughness_texture.texture = texture({0, 153, 102, 255}, 1, 1, ColorSpace::kLinear);
+  m.occlusion_texture.texture = texture({128, 0, 0, 255}, 1, 1, ColorSpace::kLinear);
+  m.occlusion_strength = 0.5f;
+  m.emissive = {0.2f, 0.1f, 0.3f};
+  m.emissive_strength = 1.5f;
+  m.emissive_texture.texture = texture({200, 40, 10, 255}, 1, 1, ColorSpace::kSrgb);
+  add(make_quad(0, 0.5f), m, 1);
+  render();
+  Point p;
+  p.base = {0.7, 0.5, 0.3};
+  p.n = {0, 0, 1};
+  p.metallic = 0.9 * 102 / 255.0;
+  p.roughness = 0.8 * 153 / 255.0;
+  p.ao = 1 + 0.5 * (128 / 255.0 - 1);
+  p.emissive = {0.2 * 1.5 * srgb_to_linear(200 / 255.0), 0.1 * 1.5 * srgb_to_linear(40 / 255.0),
+                0.3 * 1.5 * srgb_to_linear(10 / 255.0)};
+  const auto want = shade(p);
+  EXPECT_LE(off(16, 16, want), 1.0)
+      << int{pixel(16, 16)[0]} << " " << int{pixel(16, 16)[1]} << " " << int{pixel(16, 16)[2]}
+      << ", want " << want[0] << " " << want[1] << " " << want[2];
+  // Without the occlusion texture the ambient term is larger: the model is sensitive to it.
+  Point no_ao = p;
+  no_ao.ao = 1;
+  EXPECT_GT(off(16, 16, shade(no_ao)), 1.0);
+}
+
+TEST_F(GlMaterials, WrapModesRepeatClampAndMirrorOutsideTheUnitSquare) {
+  if (IsSkipped() || HasFatalFailure()) return;
+  // A 2 x 1 texture, red | green, shown through u' = 3 u - 1 (from -1 to 2), read at
+  // pixels 2 (u 0.078, u' -0.766) and 8 (u 0.266, u' -0.203).
+  const std::vector<uint8_t> rgba = {255, 0, 0, 255, 0, 255, 0, 255};
+  auto reds = [&](Wrap wrap) {
+    renderer.reset();
+    renderer.emplace(std::move(*Renderer::create(context)));
+    MaterialDesc m;
+    m.base_color = {0, 0, 0, 1};
+    m.emissive = {1, 1, 1};
+    m.emissive_texture.texture = texture(rgba, 2, 1, ColorSpace::kSrgb);
+    m.emissive_texture.sampler =
+        Sampler{wrap, Wrap::kClampToEdge, Filter::kNearest, Filter::kNearest};
+    m.emissive_texture.has_transform = true;
+    m.emissive_texture.transform.scale[0] = 3;
+    m.emissive_texture.transform.offset[0] = -1;
+    add(make_quad(0, 0.5f), m, 1);
+    render(0.0f, {0, 0, 1});
+    return std::array<bool, 2>{pixel(2, 16)[0] > 128, pixel(8, 16)[0] > 128};
+  };
+  // Repeat: -0.766 -> 0.234 (red), -0.203 -> 0.797 (green).
+  EXPECT_EQ(reds(Wrap::kRepeat), (std::array<bool, 2>{true, false}));
+  // Clamp: both the left edge texel, red.
+  EXPECT_EQ(reds(Wrap::kClampToEdge), (std::array<bool, 2>{true, true}));
+  // Mirrored repeat: -0.766 -> 0.766 (green), -0.203 -> 0.203 (red).
+  EXPECT_EQ(reds(Wrap::kMirroredRepeat), (std::array<bool, 2>{false, true}));
+}
+
 TEST_F(GlMaterials, AMinifiedTextureSamplesItsMipmaps) {
   if (IsSkipped() || HasFatalFailure()) return;
   // A 64 x 64 one-texel black and white checker on 4 x 4 pixels, nearest texel of the
