@@ -1,8 +1,9 @@
 // Materials drawn by the Renderer, on data made here: a textured quad's checker (sRGB
 // decoded and encoded again), vertex colours, MASK holes in the id buffer, BLEND
-// compositing back to front in linear light, back faces culled or turned, a normal map tilting the
-// shade, uv sets and transforms, mipmaps, and refused arguments. Expected colours come from a CPU
-// copy of the shading model of docs/gl.md ("Shading"), in double precision.
+// compositing back to front in linear light, back faces culled or turned, a normal map
+// tilting the shade, metallic-roughness, occlusion and emissive texels, uv sets,
+// transforms and wrap modes, mipmaps, and refused arguments. Expected colours come from a
+// CPU copy of the shading model of docs/gl.md ("Shading"), in double precision.
 #include <gtest/gtest.h>
 
 #include <algorithm>
