@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "animpack/compiler/atlas_import.h"
 #include "animpack/compiler/gltf_reader.h"
@@ -95,13 +96,32 @@ class Cooker {
     }
     ImportedModel model = import_gltf(doc, mesh.name, pack_source_name(scene_.folder, mesh.file));
     for (const ImportIssue& issue : model.issues) {
+      if (issue.note) {
+        // Something the import made (generated normals or tangents): a note naming the
+        // mesh and the primitive, in the glTF file.
+        sink_.add({"W0301", Severity::kNote, shown, 0, 0,
+                   "mesh " + quote(mesh.name) + ": " + issue.pointer + ": " + issue.message + " [" +
+                       issue.code + "]"});
+        continue;
+      }
       add_in_file(shown, issue.error, issue.pointer, issue.message, issue.code, errors);
     }
     if (errors > 0 || !model.ok()) {
       note(mesh, shown, errors, "cannot be imported");
       return;
     }
-    if (!add_contents(model_bytes(model), mesh.file_pos, "mesh " + quote(mesh.name))) return;
+    // Each distinct image once in the pack: the textures this model adds.
+    std::vector<int> texture_remap(model.textures.size(), -1);
+    uint64_t new_texture_bytes = 0;
+    for (size_t t = 0; t < model.textures.size(); ++t) {
+      texture_remap[t] = find_texture(model.textures[t]);
+      if (texture_remap[t] < 0) new_texture_bytes += model.textures[t].rgba.size();
+    }
+    if (!add_contents(model_bytes(model) + new_texture_bytes, mesh.file_pos,
+                      "mesh " + quote(mesh.name))) {
+      return;
+    }
+    merge_materials(model, texture_remap);
     if (model.rig) {
       loaded.pack_rig = static_cast<int>(out_.pack.rigs.size());
       out_.pack.rigs.push_back(std::move(*model.rig));
@@ -111,6 +131,53 @@ class Cooker {
     out_.pack.meshes.push_back(std::move(model.mesh));
   }
 
+  // FNV-1a over a texture's pixels: the first test of "same image" (size, colour space
+  // and the bytes themselves decide).
+  static uint64_t pixel_hash(const std::vector<uint8_t>& rgba) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint8_t b : rgba) h = (h ^ b) * 0x100000001b3ull;
+    return h;
+  }
+
+  // The pack texture with the same pixels, size and colour space, or -1.
+  int find_texture(const CookedTexture& t) {
+    const auto [first, last] = texture_by_hash_.equal_range(pixel_hash(t.rgba));
+    for (auto it = first; it != last; ++it) {
+      const CookedTexture& have = out_.pack.textures[static_cast<size_t>(it->second)];
+      if (have.width == t.width && have.height == t.height && have.color_space == t.color_space &&
+          have.rgba == t.rgba) {
+        return it->second;
+      }
+    }
+    return -1;
+  }
+
+  // Appends the model's materials to the pack (and its textures not stored yet, each once),
+  // renumbering the parts' materials and the slots' textures to the pack's lists.
+  void merge_materials(ImportedModel& model, std::vector<int>& texture_remap) {
+    for (size_t t = 0; t < model.textures.size(); ++t) {
+      if (texture_remap[t] >= 0) continue;
+      texture_remap[t] = find_texture(model.textures[t]);  // two of this model may be equal
+      if (texture_remap[t] >= 0) continue;
+      const int index = static_cast<int>(out_.pack.textures.size());
+      texture_by_hash_.emplace(pixel_hash(model.textures[t].rgba), index);
+      out_.pack.textures.push_back(std::move(model.textures[t]));
+      texture_remap[t] = index;
+    }
+    const int first_material = static_cast<int>(out_.pack.materials.size());
+    for (CookedMaterial& m : model.materials) {
+      for (TextureSlot* slot :
+           {&m.info.base_color_texture, &m.info.metallic_roughness_texture, &m.info.normal_texture,
+            &m.info.occlusion_texture, &m.info.emissive_texture}) {
+        if (slot->texture >= 0) slot->texture = texture_remap[static_cast<size_t>(slot->texture)];
+      }
+      out_.pack.materials.push_back(std::move(m));
+    }
+    for (CookedPart& part : model.mesh.parts) {
+      if (part.material >= 0) part.material += first_material;
+    }
+  }
+
   // What a model adds to the pack, roughly: vertex streams and indices, joints, keys.
   static uint64_t model_bytes(const ImportedModel& model) {
     uint64_t bytes = 0;
@@ -118,7 +185,9 @@ class Cooker {
       bytes += p.positions.size() * sizeof(Vec3) + p.normals.size() * sizeof(Vec3) +
                p.tangents.size() * sizeof(Vec4) + p.joints.size() * sizeof(JointIndices) +
                p.weights.size() * sizeof(Vec4) + p.indices.size() * sizeof(uint32_t) +
-               p.source_vertices.size() * sizeof(uint32_t);
+               p.source_vertices.size() * sizeof(uint32_t) +
+               (p.texcoords0.size() + p.texcoords1.size()) * sizeof(Vec2) +
+               p.colors.size() * sizeof(Vec4);
     }
     if (model.rig) {
       bytes += static_cast<uint64_t>(model.rig->rig.skeleton().joint_count()) * 256;
@@ -434,6 +503,7 @@ class Cooker {
   std::map<std::string, int> sheets_;           // sheet_key -> pack sheet
   uint64_t contents_ = 0;                       // estimated pack bytes so far
   bool contents_reported_ = false;
+  std::unordered_multimap<uint64_t, int> texture_by_hash_;  // pixel hash -> pack texture
 };
 
 // Make's and Ninja's depfile escaping of one path: '\' before a space, tab, '#' and ':'

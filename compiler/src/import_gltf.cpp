@@ -11,10 +11,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "animpack/compiler/mesh_generate.h"
 
 namespace animpack {
 namespace {
@@ -35,10 +38,13 @@ class Issues {
  public:
   explicit Issues(std::vector<ImportIssue>* out) : out_(out) {}
   void error(std::string pointer, std::string code, std::string message) {
-    out_->push_back({std::move(pointer), std::move(code), std::move(message), true});
+    out_->push_back({std::move(pointer), std::move(code), std::move(message), true, false});
   }
   void warning(std::string pointer, std::string code, std::string message) {
-    out_->push_back({std::move(pointer), std::move(code), std::move(message), false});
+    out_->push_back({std::move(pointer), std::move(code), std::move(message), false, false});
+  }
+  void note(std::string pointer, std::string code, std::string message) {
+    out_->push_back({std::move(pointer), std::move(code), std::move(message), false, true});
   }
 
  private:
@@ -539,21 +545,98 @@ class Importer {
     part.positions = prim.positions;
     part.normals = prim.normals;
     part.tangents = prim.tangents;
+    part.texcoords0 = prim.texcoords0;
+    part.texcoords1 = prim.texcoords1;
+    part.colors = prim.colors;
+    part.material = prim.material >= 0 ? model_material(prim.material) : -1;
     part.source_vertices.resize(prim.positions.size());
     for (uint32_t i = 0; i < part.source_vertices.size(); ++i) part.source_vertices[i] = i;
 
     const bool skinned = skin_ >= 0 && skin_of(n) && !prim.joints.empty() &&
                          prim.weights.size() == prim.joints.size();
-    if (skinned) {
-      skin_part(part, prim, at);
-    } else if (skin_ >= 0 && carrying_joint(n) >= 0) {
+    // Generated streams are made in the file's own space (after the skinned part's
+    // per-source-vertex weights), then placed like the file's.
+    if (skinned) skin_part(part, prim, at);
+    generate_streams(part, at);
+    if (!skinned && skin_ >= 0 && carrying_joint(n) >= 0) {
       attach_part(part, n, carrying_joint(n));
-    } else if (skin_ < 0 && joint_of(n) >= 0) {
+    } else if (!skinned && skin_ < 0 && joint_of(n) >= 0) {
       part.joint = joint_of(n);  // node rig: node-local vertices
-    } else {
+    } else if (!skinned) {
       transform_part(part, world(n), det3(world(n)) < 0.0f);  // static, in model space
     }
     out_->mesh.parts.push_back(std::move(part));
+  }
+
+  // Flat normals where the file has no NORMAL (glTF "Meshes": clients MUST calculate
+  // them), tangents where the material has a normal texture and the file no TANGENT; each
+  // a note. Runs on the file's vertices before they are placed (where coordinates are
+  // the file's own, however large the node scales), so placement moves the generated
+  // streams exactly as it moves the file's.
+  void generate_streams(CookedPart& part, const std::string& at) {
+    if (part.normals.empty()) {
+      generate_flat_normals(part);
+      issues_.note(at + "/attributes", "NORMALS_GENERATED",
+                   "The primitive has no NORMAL; flat normals were generated (" +
+                       std::to_string(part.positions.size()) + " vertices after unwelding).");
+    }
+    if (part.material < 0 || !part.tangents.empty()) return;
+    const TextureSlot& normal_map =
+        out_->materials[static_cast<size_t>(part.material)].info.normal_texture;
+    if (normal_map.texture < 0) return;
+    if (generate_tangents(part, normal_map.uv_set)) {
+      issues_.note(at + "/attributes", "TANGENTS_GENERATED",
+                   "The primitive has no TANGENT and its material has a normal texture; "
+                   "MikkTSpace tangents were generated from TEXCOORD_" +
+                       std::to_string(normal_map.uv_set) + ".");
+    }
+  }
+
+  // The model's material for glTF material m (added on first use, its textures too).
+  int model_material(int m) {
+    if (material_of_.empty()) material_of_.assign(doc_.materials.size(), -1);
+    int& mapped = material_of_[static_cast<size_t>(m)];
+    if (mapped >= 0) return mapped;
+    const GltfMaterial& source = doc_.materials[static_cast<size_t>(m)];
+    CookedMaterial cooked;
+    cooked.name = source.name;
+    cooked.source_file = out_->mesh.source_file;
+    cooked.info = source.info;
+    cooked.info.name = {};
+    cooked.info.source_file = {};
+    cooked.info.source_material = m;
+    for (auto [slot, space] : {std::pair{&cooked.info.base_color_texture, ColorSpace::kSrgb},
+                               {&cooked.info.metallic_roughness_texture, ColorSpace::kLinear},
+                               {&cooked.info.normal_texture, ColorSpace::kLinear},
+                               {&cooked.info.occlusion_texture, ColorSpace::kLinear},
+                               {&cooked.info.emissive_texture, ColorSpace::kSrgb}}) {
+      if (slot->texture >= 0) slot->texture = model_texture(slot->texture, space);
+    }
+    mapped = static_cast<int>(out_->materials.size());
+    out_->materials.push_back(std::move(cooked));
+    return mapped;
+  }
+
+  // The model's texture for glTF texture t in colour space `space`, or -1 when the
+  // texture has no decoded image (a texture without a source samples nothing).
+  int model_texture(int t, ColorSpace space) {
+    const int image = doc_.textures[static_cast<size_t>(t)].source;
+    if (image < 0 || !doc_.images[static_cast<size_t>(image)].decoded) return -1;
+    const auto key = std::pair{image, space};
+    if (const auto it = texture_of_.find(key); it != texture_of_.end()) return it->second;
+    const GltfImage& img = doc_.images[static_cast<size_t>(image)];
+    CookedTexture cooked;
+    cooked.source_file = out_->mesh.source_file;
+    cooked.source_image = image;
+    cooked.mime_type = img.mime_type;
+    cooked.width = img.width;
+    cooked.height = img.height;
+    cooked.color_space = space;
+    cooked.rgba = img.rgba;
+    const int index = static_cast<int>(out_->textures.size());
+    out_->textures.push_back(std::move(cooked));
+    texture_of_.emplace(key, index);
+    return index;
   }
 
   // A skinned primitive: bind-space vertices, joints renumbered to rig joints, weights
@@ -692,6 +775,8 @@ class Importer {
   std::vector<Mat4> inverse_binds_;
   std::vector<int> joint_nodes_;
   std::vector<int> clip_sources_;
+  std::vector<int> material_of_;                          // glTF material -> model material
+  std::map<std::pair<int, ColorSpace>, int> texture_of_;  // (image, space) -> model texture
   Mat4 root_;
   bool too_many_joints_ = false;
 };
@@ -716,7 +801,7 @@ ImportedModel import_gltf(const GltfDocument& doc, std::string_view mesh_name,
     out.issues.push_back({"", "GLTF_DOCUMENT_INVALID",
                           "The glTF document has errors; report the reader's issues and do not "
                           "import it.",
-                          true});
+                          true, false});
     return out;
   }
   Importer importer(doc, &out);

@@ -547,10 +547,12 @@ TEST(GltfReaderCorpus, NodeMatricesAreDecomposed) {
 TEST(GltfReaderCorpus, FilesReadAreListedForDepfiles) {
   const fs::path gltf = kCorpus / "gltf/Fox/glTF/Fox.gltf";
   const GltfDocument doc = read_gltf(gltf);
-  ASSERT_EQ(doc.files.size(), 2u);
+  ASSERT_EQ(doc.files.size(), 3u);
   EXPECT_EQ(doc.files[0], gltf);
   EXPECT_EQ(doc.files[1].filename(), "Fox.bin");
   EXPECT_TRUE(fs::exists(doc.files[1]));
+  EXPECT_EQ(doc.files[2].filename(), "Texture.png");  // the material's image, decoded
+  EXPECT_TRUE(fs::exists(doc.files[2]));
 
   const GltfDocument embedded = read_gltf(kCorpus / "gltf/SimpleSkin/glTF/SimpleSkin.gltf");
   EXPECT_EQ(embedded.files.size(), 1u);

@@ -81,8 +81,13 @@ TEST_P(AssimpCrossCheck, AgreesWithAssimpOnIndependentFacts) {
     ASSERT_NE(node, nullptr);
     ASSERT_LT(static_cast<unsigned>(part.source_primitive), node->mNumMeshes);
     const aiMesh* mesh = scene->mMeshes[node->mMeshes[part.source_primitive]];
-    // Per primitive: the vertex count (no vertex merged, none reordered).
-    EXPECT_EQ(mesh->mNumVertices, part.positions.size());
+    // Per primitive: the vertex count (no vertex merged, none reordered; a primitive
+    // without NORMAL is unwelded, one vertex per corner, each naming its source vertex).
+    const GltfPrimitive& prim = doc.meshes[static_cast<size_t>(part.source_mesh)]
+                                    .primitives[static_cast<size_t>(part.source_primitive)];
+    EXPECT_EQ(mesh->mNumVertices, prim.vertex_count);
+    EXPECT_EQ(part.positions.size(),
+              part.normals_generated ? part.indices.size() : prim.vertex_count);
     EXPECT_EQ(mesh->mNumFaces * 3, part.indices.size());
 
     const int skin_index = doc.nodes[static_cast<size_t>(part.source_node)].skin;
@@ -90,7 +95,7 @@ TEST_P(AssimpCrossCheck, AgreesWithAssimpOnIndependentFacts) {
     ++skinned_parts;
     const GltfSkin& skin = doc.skins[static_cast<size_t>(skin_index)];
     ASSERT_EQ(mesh->mNumBones, skin.joints.size());
-    std::vector<std::map<int, double>> influences(part.positions.size());  // rig joint -> weight
+    std::vector<std::map<int, double>> influences(prim.vertex_count);  // rig joint -> weight
     for (unsigned b = 0; b < mesh->mNumBones; ++b) {
       const aiBone* bone = mesh->mBones[b];
       const int joint = joint_of.at(skin.joints[b]);
@@ -115,17 +120,18 @@ TEST_P(AssimpCrossCheck, AgreesWithAssimpOnIndependentFacts) {
       }
     }
     // Every vertex's influences, remapped to rig joints and normalised, agree with ours.
-    for (size_t v = 0; v < influences.size(); ++v) {
+    for (size_t v = 0; v < part.positions.size(); ++v) {
+      const std::map<int, double>& theirs = influences[part.source_vertices[v]];
       double sum = 0;
-      for (const auto& [joint, weight] : influences[v]) sum += weight;
+      for (const auto& [joint, weight] : theirs) sum += weight;
       ASSERT_GT(sum, 0.0) << "vertex " << v;
       std::map<int, double> ours;
       const float* w = &part.weights[v].x;
       for (int k = 0; k < 4; ++k) {
         if (w[k] != 0.0f) ours[part.joints[v].j[k]] += w[k];
       }
-      ASSERT_EQ(ours.size(), influences[v].size()) << "vertex " << v;
-      for (const auto& [joint, weight] : influences[v]) {
+      ASSERT_EQ(ours.size(), theirs.size()) << "vertex " << v;
+      for (const auto& [joint, weight] : theirs) {
         ASSERT_EQ(ours.count(joint), 1u) << "vertex " << v << " joint " << joint;
         EXPECT_NEAR(ours[joint], weight / sum, 1e-6) << "vertex " << v << " joint " << joint;
       }

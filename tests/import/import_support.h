@@ -133,6 +133,26 @@ class GltfWriter {
                          {"type", "SCALAR"}});
   }
 
+  // A buffer view of raw bytes (an image's data); its index.
+  int bytes_view(std::span<const uint8_t> bytes) { return view(bytes.data(), bytes.size()); }
+  // A VEC2 float accessor (TEXCOORD_n).
+  int vec2s(const std::vector<Vec2>& v) { return floats({&v[0].x, v.size() * 2}, "VEC2"); }
+  // An accessor of raw integer components (`component_type` 5121 or 5123), normalised or not.
+  int ints(std::span<const uint16_t> values, int component_type, const char* type,
+           bool normalized) {
+    std::vector<uint8_t> raw;
+    for (uint16_t v : values) {
+      raw.push_back(static_cast<uint8_t>(v));
+      if (component_type == 5123) raw.push_back(static_cast<uint8_t>(v >> 8));
+    }
+    json acc = {{"bufferView", view(raw.data(), raw.size())},
+                {"componentType", component_type},
+                {"count", values.size() / static_cast<size_t>(components(type))},
+                {"type", type}};
+    if (normalized) acc["normalized"] = true;
+    return add_accessor(std::move(acc));
+  }
+
   int node(json n) { return push(doc["nodes"], std::move(n)); }
   int mesh(json m) { return push(doc["meshes"], std::move(m)); }
   int skin(json s) { return push(doc["skins"], std::move(s)); }

@@ -695,11 +695,19 @@ TEST(ImportGltfPrimitives, StripAndFanBecomeTriangleListsWithGltfWinding) {
   ASSERT_TRUE(model.ok()) << describe(model.issues);
   ASSERT_EQ(model.mesh.parts.size(), 3u);
   // glTF 2.0: strip p_i = {v_i, v_i+(1+i%2), v_i+(2-i%2)}; fan p_i = {v_i+1, v_i+2, v_0}.
-  // Either way every triangle of a strip or fan faces the way its first one does.
-  EXPECT_EQ(model.mesh.parts[0].indices,
+  // Either way every triangle of a strip or fan faces the way its first one does. The
+  // primitives have no NORMAL, so they are unwelded for flat normals: the triangles are
+  // read through source_vertices.
+  const auto source_triangles = [](const CookedPart& part) {
+    std::vector<uint32_t> out;
+    for (uint32_t i : part.indices) out.push_back(part.source_vertices[i]);
+    return out;
+  };
+  EXPECT_EQ(source_triangles(model.mesh.parts[0]),
             (std::vector<uint32_t>{0, 1, 2, 1, 3, 2, 2, 3, 4, 3, 5, 4}));
-  EXPECT_EQ(model.mesh.parts[1].indices, (std::vector<uint32_t>{1, 2, 0, 2, 3, 0, 3, 4, 0}));
-  EXPECT_EQ(model.mesh.parts[2].indices, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(source_triangles(model.mesh.parts[1]),
+            (std::vector<uint32_t>{1, 2, 0, 2, 3, 0, 3, 4, 0}));
+  EXPECT_EQ(source_triangles(model.mesh.parts[2]), (std::vector<uint32_t>{0, 1, 2, 3, 4, 5}));
   for (size_t p = 0; p < 2; ++p) {
     const CookedPart& part = model.mesh.parts[p];
     const float first = [&] {
@@ -713,9 +721,15 @@ TEST(ImportGltfPrimitives, StripAndFanBecomeTriangleListsWithGltfWinding) {
       EXPECT_GT(cross(b - a, c - a).z * first, 0.0f) << "part " << p << " triangle " << t / 3;
     }
   }
-  for (const CookedPart& part : model.mesh.parts) {
-    for (uint32_t v = 0; v < part.source_vertices.size(); ++v)
-      EXPECT_EQ(part.source_vertices[v], v);
+  for (size_t p = 0; p < model.mesh.parts.size(); ++p) {
+    const CookedPart& part = model.mesh.parts[p];
+    const std::vector<Vec3>& source = p == 1 ? fan : strip;
+    EXPECT_TRUE(part.normals_generated);
+    ASSERT_EQ(part.source_vertices.size(), part.positions.size());
+    for (size_t v = 0; v < part.positions.size(); ++v) {
+      ASSERT_LT(part.source_vertices[v], source.size());
+      expect_near(part.positions[v], source[part.source_vertices[v]]);
+    }
   }
 }
 

@@ -216,7 +216,10 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
     // Passed through from other tools.
     {"W0301", Severity::kWarning, "glTF warning",
      "A warning from reading a glTF file, passed through with its own message. Reported at "
-     "the mesh's `file`."},
+     "the mesh's `file`. The same code carries the import's notes (severity note, not "
+     "counted as warnings): a stream the cooker generated, such as flat normals for a "
+     "primitive without NORMAL or tangents for a normal map (NORMALS_GENERATED, "
+     "TANGENTS_GENERATED in gltf-issues.md), naming the mesh and the primitive."},
     // Internal errors: a bug in the cooker, never the input's fault.
     {"E0901", Severity::kError, "internal error: the pack does not open",
      "Before writing, the cooker opens the pack it built (Pack::open's checks) and plays it "

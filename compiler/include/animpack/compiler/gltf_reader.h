@@ -18,10 +18,20 @@
 // What is read: the GLB container or the .gltf JSON, buffers (GLB BIN chunk, base64 or
 // percent-encoded data: URIs, external files relative to the .gltf), buffer views,
 // accessors (all of them, decoded; sparse applied; normalised integers converted), meshes
-// (POSITION, NORMAL, TANGENT, JOINTS_0, WEIGHTS_0, indices), nodes, skins, scenes and
-// animations. Materials, textures, images, cameras and morph target attributes are not
-// read or checked. Every index in the file is checked before use; nothing reads out of
-// bounds whatever the input. The reader never throws and never exits.
+// (POSITION, NORMAL, TANGENT, JOINTS_0, WEIGHTS_0, TEXCOORD_0, TEXCOORD_1, COLOR_0,
+// indices, material), nodes, skins, scenes, animations, and (section "Materials",
+// "Textures", "Samplers", "Images") materials with every metallic-roughness field,
+// KHR_materials_emissive_strength and KHR_texture_transform, textures, samplers and images.
+// TEXCOORD_2+ and COLOR_1+ are ignored (one warning per file), and so is any extension in
+// extensionsUsed other than KHR_mesh_quantization, KHR_materials_emissive_strength and
+// KHR_texture_transform (one warning per extension); one in extensionsRequired is an error.
+// Images are decoded (PNG and JPEG only, with stb_image) only when a material of a
+// primitive in the default scene (doc.roots) uses them; others are checked but not decoded.
+// Image limits: each side <= kGltfMaxImageSide (16384, the pack's kMaxTextureSide) and the
+// decoded RGBA8 bytes count against kGltfMaxDecodedBytes with everything else. Cameras and
+// morph target attributes are not read or checked. Every index in the file is checked
+// before use; nothing reads out of bounds whatever the input. The reader never throws and
+// never exits.
 #pragma once
 
 #include <array>
@@ -33,6 +43,7 @@
 #include <vector>
 
 #include "animpack/clip.h"
+#include "animpack/material.h"
 #include "animpack/math.h"
 
 namespace animpack {
@@ -100,12 +111,15 @@ inline constexpr GltfCodeInfo kGltfIssueCodes[] = {
     {"UNKNOWN_ASSET_MAJOR_VERSION", "asset.version is not 2.x."},
     {"PATTERN_MISMATCH", "asset.version is not of the form <major>.<minor>."},
     {"UNSUPPORTED_EXTENSION",
-     "extensionsRequired names an extension that changes data this reader decodes (Draco, "
-     "meshopt)."},
+     "extensionsRequired names an extension the reader does not implement (Draco, meshopt, "
+     "KHR_texture_basisu, EXT_texture_webp, ...: anything but KHR_mesh_quantization, "
+     "KHR_materials_emissive_strength and KHR_texture_transform); as a warning, once per "
+     "extension, at extensionsUsed for one that is only used (it is ignored)."},
+    {"ONE_OF_MISMATCH", "An image has both or neither of uri and bufferView."},
     // Buffers and buffer views.
     {"INVALID_URI",
-     "A buffer uri is malformed (bad data: URI or base64), absolute, or has a scheme other than "
-     "data:."},
+     "A buffer or image uri is malformed (bad data: URI or base64), absolute, or has a scheme "
+     "other than data:."},
     {"BUFFER_BYTE_LENGTH_MISMATCH", "A buffer holds fewer bytes than its byteLength."},
     {"BUFFER_MISSING_GLB_DATA", "Buffer 0 of a GLB has no uri but there is no BIN chunk."},
     {"BUFFER_GLB_CHUNK_TOO_BIG",
@@ -135,6 +149,12 @@ inline constexpr GltfCodeInfo kGltfIssueCodes[] = {
     {"MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_INVALID_FORMAT",
      "An attribute's type or component type is not allowed for its semantic."},
     {"MESH_PRIMITIVE_UNEQUAL_ACCESSOR_COUNT", "A primitive's attributes differ in count."},
+    {"MESH_PRIMITIVE_EXTRA_SETS",
+     "TEXCOORD_2 or more, or COLOR_1 or more, exist; they are ignored (warning, once per "
+     "file)."},
+    {"MESH_PRIMITIVE_TOO_FEW_TEXCOORDS",
+     "The primitive's material samples a texture from a TEXCOORD_n set the primitive does not "
+     "have."},
     {"MESH_PRIMITIVE_NO_POSITION", "A primitive has no POSITION (warning)."},
     {"MESH_PRIMITIVE_JOINTS_WEIGHTS_MISMATCH", "JOINTS_n and WEIGHTS_n sets do not pair up."},
     {"MESH_PRIMITIVE_EXTRA_INFLUENCES",
@@ -192,6 +212,19 @@ inline constexpr GltfCodeInfo kGltfIssueCodes[] = {
     {"ANIMATION_CHANNEL_TARGET_NODE_SKIN",
      "A TRS channel targets a skinned node, whose transform does not matter (warning)."},
     {"ANIMATION_DUPLICATE_TARGETS", "Two channels of one animation target the same node and path."},
+    // Materials, textures, samplers and images.
+    {"TEXTURE_TEXCOORD_UNSUPPORTED",
+     "A textureInfo's texCoord (or its KHR_texture_transform texCoord) is not 0 or 1: only "
+     "TEXCOORD_0 and TEXCOORD_1 are read."},
+    {"IMAGE_BUFFER_VIEW_WITH_BYTESTRIDE", "The buffer view of an image has a byteStride."},
+    {"IMAGE_FORMAT_UNSUPPORTED",
+     "An image a used material needs is not PNG or JPEG (KTX2 of KHR_texture_basisu, WebP of "
+     "EXT_texture_webp, or anything else: the message names it), or a texture has only an "
+     "extension's source of such a type."},
+    {"IMAGE_MIME_TYPE_INVALID",
+     "An image's bytes are PNG or JPEG but its mimeType says otherwise."},
+    {"IMAGE_DATA_INVALID", "An image does not decode; the message gives stb_image's reason."},
+    {"IMAGE_TOO_LARGE", "An image is wider or taller than kGltfMaxImageSide (16384) pixels."},
 };
 
 // Whether `code` appears in kGltfIssueCodes.
@@ -201,6 +234,9 @@ bool is_gltf_issue_code(std::string_view code);
 // streams together). A file that needs more is refused with RESOURCE_LIMIT rather than
 // exhausting memory (e.g. an accessor without bufferView claiming 4e9 elements).
 inline constexpr uint64_t kGltfMaxDecodedBytes = uint64_t{1} << 30;
+// The widest or tallest image the reader decodes (pack.h's kMaxTextureSide). The decoded
+// RGBA8 bytes (width * height * 4) also count against kGltfMaxDecodedBytes.
+inline constexpr uint32_t kGltfMaxImageSide = 16384;
 // Limits on a file's structure (docs/scene-format.md, limits), each an error: they keep
 // every walk of the hierarchy near-linear and every rig one the runtime takes.
 inline constexpr size_t kGltfMaxNodeDepth = 256;    // levels below a root node
@@ -291,6 +327,10 @@ struct GltfPrimitive {
   bool indexed = false;                         // indices present
   std::vector<uint32_t> indices;                // each < vertex_count
   int joint_sets = 0;  // JOINTS_n sets in the file; > 1 means influences beyond the 4 read
+  std::vector<Vec2> texcoords0;  // TEXCOORD_0 (normalised integers converted)
+  std::vector<Vec2> texcoords1;  // TEXCOORD_1
+  std::vector<Vec4> colors;      // COLOR_0 as RGBA (VEC3 gets alpha 1)
+  int material = -1;             // index in doc.materials, -1: glTF's default material
 };
 
 // A mesh. morph_targets is the number of morph targets of its first primitive (the
@@ -325,6 +365,46 @@ struct GltfAnimation {
   float duration = 0;  // the latest key time of all channels (0 without channels)
 };
 
+// A material (glTF "Materials"): `info` holds every field with glTF's defaults where the
+// file gives none. In the reader's output each TextureSlot::texture and source_texture are
+// the glTF texture index (-1: no texture), uv_set is the textureInfo's texCoord (replaced by
+// KHR_texture_transform's texCoord when given), and wrap and filters are those of the
+// texture's sampler (glTF's defaults without one: repeat, linear, linear-mipmap-linear).
+// info.name and info.source_file are left empty: `name` owns the name.
+struct GltfMaterial {
+  std::string name;
+  MaterialInfo info;
+};
+
+// A sampler's filters and wrap modes (glTF "Samplers": absent filters are the defaults
+// above).
+struct GltfSampler {
+  Filter mag_filter = Filter::kLinear;
+  Filter min_filter = Filter::kLinearMipmapLinear;
+  Wrap wrap_s = Wrap::kRepeat;
+  Wrap wrap_t = Wrap::kRepeat;
+};
+
+// A texture: its image and sampler (-1 when absent).
+struct GltfTexture {
+  std::string name;
+  int source = -1;
+  int sampler = -1;
+};
+
+// An image. Only images that a material of a primitive in the default scene uses are
+// decoded (decoded true, rgba width * height * 4 bytes, RGBA8, rows top first); the others
+// keep rgba empty.
+struct GltfImage {
+  std::string name;
+  std::string uri;        // as written ("" for a bufferView image)
+  std::string mime_type;  // as written, or what the bytes are ("image/png", "image/jpeg")
+  int buffer_view = -1;
+  bool decoded = false;
+  uint32_t width = 0, height = 0;
+  std::vector<uint8_t> rgba;
+};
+
 // A scene: its root nodes.
 struct GltfScene {
   std::string name;
@@ -342,11 +422,15 @@ struct GltfDocument {
   std::vector<GltfAnimation> animations;
   std::vector<GltfAccessor> accessors;
   std::vector<GltfScene> scenes;
+  std::vector<GltfMaterial> materials;
+  std::vector<GltfTexture> textures;
+  std::vector<GltfSampler> samplers;
+  std::vector<GltfImage> images;
   int scene = -1;                 // the "scene" property, -1 when absent
   std::vector<int> roots;         // the roots of `scene` (else scene 0; else every parentless node)
   std::string generator;          // asset.generator, "" when absent
   std::vector<GltfIssue> issues;  // in the order found
-  std::vector<std::filesystem::path> files;  // the files read: the glTF and each buffer file
+  std::vector<std::filesystem::path> files;  // the files read: the glTF, buffer and image files
 
   // True when no issue is an error.
   bool ok() const;

@@ -24,7 +24,16 @@
 //   kept; TRIANGLE_STRIP and TRIANGLE_FAN become triangle lists with the winding glTF
 //   defines (degenerate triangles dropped); POINTS and LINES* and primitives without
 //   POSITION are skipped with a warning. Vertices are never reordered or merged:
-//   source_vertices[i] == i.
+//   source_vertices[i] == i, except that a primitive without NORMAL is unwelded for flat
+//   normals (generate_flat_normals, a NORMALS_GENERATED note): then each triangle corner
+//   is its own vertex and source_vertices names its source vertex. Every stream
+//   (positions, normals, tangents, joints, weights, TEXCOORD_0/1, COLOR_0) follows the
+//   same vertex order. A part whose material has a normal texture and whose file has no
+//   TANGENT gets generated tangents (a TANGENTS_GENERATED note).
+// - Materials and textures. CookedPart::material indexes ImportedModel::materials, the
+//   materials the parts use in first-use order (-1: the primitive has none). Each texture
+//   slot indexes ImportedModel::textures: one per (glTF image, colour space) the materials
+//   sample, decoded by the reader (only images the default scene's materials use).
 // - Skin rig (one skin used by the scene's nodes; two skins with the same joints and
 //   inverse binds count as one). Joints: the skin's joints plus every non-joint node
 //   between two of them (identity inverse bind), ordered parents first in scene order, each
@@ -75,7 +84,8 @@ struct ImportIssue {
   std::string pointer;  // RFC 6901 JSON pointer into the glTF JSON, or ""
   std::string code;     // a stable id from kImportIssueCodes, e.g. "MESH_SEVERAL_SKINS"
   std::string message;  // one sentence for people; tests assert code and pointer, not this
-  bool error = true;    // false: a warning (the model is still usable)
+  bool error = true;    // false: a warning or a note (the model is still usable)
+  bool note = false;    // with error false: a note (something the import made, not a problem)
 };
 
 // Every code import_gltf emits and the rule it stands for (docs/diagnostics.md lists it).
@@ -110,6 +120,11 @@ inline constexpr GltfCodeInfo kImportIssueCodes[] = {
     {"RIG_TOO_MANY_JOINTS",
      "A node rig (an animated file without a skin: every node of the scene is a joint) has "
      "more than kGltfMaxSkinJoints (1024) joints."},
+    {"NORMALS_GENERATED",
+     "A primitive has no NORMAL: it is unwelded and given flat normals, as glTF asks (note)."},
+    {"TANGENTS_GENERATED",
+     "A primitive has no TANGENT but its material has a normal texture: MikkTSpace tangents "
+     "are generated from the normal texture's uv set (note)."},
     {"VALUE_NOT_FINITE",
      "A value computed for the pack is nan or inf: a node's world matrix at rest (e.g. "
      "scales of 1e30 on chained nodes), a joint's rest pose or inverse bind matrix, a joint's "
@@ -124,7 +139,13 @@ bool is_import_issue_code(std::string_view code);
 // `rig` into a CookedPack sets it.
 struct ImportedModel {
   CookedMesh mesh;
-  std::optional<CookedRig> rig;     // a skin rig or a node rig; empty for a static model
+  std::optional<CookedRig> rig;  // a skin rig or a node rig; empty for a static model
+  // The materials of the parts, in the order the parts first use them (CookedPart::material
+  // indexes this list); each TextureSlot::texture indexes `textures` (-1: untextured).
+  std::vector<CookedMaterial> materials;
+  // One per (image, colour space) the materials sample: base colour and emissive sRGB, the
+  // others linear. Decoded RGBA8, rows top first; only images of these materials.
+  std::vector<CookedTexture> textures;
   std::vector<ImportIssue> issues;  // in the order found
 
   // True when no issue is an error. When false, mesh and rig are incomplete and must not
