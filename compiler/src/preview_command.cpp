@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "animpack/animator.h"
+#include "animpack/bounds.h"
 #include "animpack/camera.h"
 #include "animpack/compiler/diagnostics.h"
 #include "animpack/compiler/pack_writer.h"
@@ -173,6 +174,7 @@ class Subject {
   }
 
   bool sprite() const { return sheet_ != nullptr; }
+  const Mat4& model() const { return model_; }
   bool animated() const { return sheet_ != nullptr || rig_ != nullptr; }
   int clip_count() const {
     return sheet_ ? static_cast<int>(sheet_->clips().size()) : (rig_ ? rig_->clip_count() : 0);
@@ -388,10 +390,32 @@ int preview_command(int argc, char** argv) {
     return trace::stage_posed(*pack, *posed, stage);
   };
 
-  // Pass 1: one camera framing every pose, so the frames line up.
+  // Pass 1: one camera framing every pose, so the frames line up: the union of the mesh's
+  // posed bounds (bounds.h: what ScenePlayer::world_bounds gives, from the pack's joint
+  // boxes, without skinning) over every cell; sprites and packs without bounds (format 1)
+  // by staging each cell.
+  const ObjectInfo& info = pack->objects()[static_cast<size_t>(object)];
+  const bool boxed =
+      !subject.sprite() && info.mesh >= 0 && pack->mesh_bounds(info.mesh).bind.valid();
+  const Mat4 model = subject.model();
   trace::Aabb bounds;
   for (const Row& r : rows) {
     for (const Cell& cell : r.cells) {
+      if (boxed) {
+        Result<Posed> posed = subject.pose(cell);
+        if (!posed) {
+          std::fprintf(stderr, "animpack: %s: %s\n", o.object.c_str(),
+                       printable(posed.error().message()).c_str());
+          return kExitErrors;
+        }
+        const Box box = transform_box(
+            posed_bounds(pack->mesh_bounds(info.mesh), posed->objects[0].palette), model);
+        if (box.valid()) {
+          bounds.grow(box.lo);
+          bounds.grow(box.hi);
+        }
+        continue;
+      }
       Result<trace::TraceScene> scene = staged(cell);
       if (!scene) {
         std::fprintf(stderr, "animpack: %s: %s\n", o.object.c_str(),

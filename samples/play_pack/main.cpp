@@ -1,7 +1,8 @@
 // play_pack: plays a cooked pack's scene with the runtime's ScenePlayer and writes PNG
 // frames of its posed snapshot, ray traced by animpack::trace: textured and lit (the
 // shared shading model), anti-aliased, over a ground that takes the shadows, every frame
-// seen by one camera framed from the bounds of all the frames it writes.
+// seen by one camera framed from the bounds of all the frames it writes
+// (ScenePlayer::world_bounds).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -134,9 +135,11 @@ int main(int argc, char** argv) {
   std::printf("play_pack: %s: %u objects, %ld ticks at %d Hz\n", path.c_str(),
               player->object_count(), ticks, rate);
 
-  // Pass 1: the box of every frame to be written (each frame's staged triangles), with
-  // camera-facing cards turned towards a far eye along the view; a second player (the
-  // runtime is deterministic, so it plays the very same ticks) stays for pass 2.
+  // Pass 1: the box of every frame to be written: the union of ScenePlayer::world_bounds
+  // (it holds every skinned vertex, camera-facing cards turned any way) of every object at
+  // those ticks; a pack without bounds (format 1) is staged instead, its cards turned to a
+  // far eye along the view. A second player (the runtime is deterministic, so it plays
+  // the very same ticks) stays for pass 2.
   auto scout = ScenePlayer::create(&*pack, rate);
   if (!scout) {
     std::fprintf(stderr, "play_pack: %s\n", scout.error().message());
@@ -149,6 +152,17 @@ int main(int argc, char** argv) {
   for (int64_t tick = 0; tick < ticks; ++tick) {
     scout->step();
     if (tick % every != 0) continue;
+    bool bounded = true;
+    for (uint32_t i = 0; i < scout->object_count() && bounded; ++i) {
+      Result<Box> b = scout->world_bounds(ObjectId{i});
+      if (!b) {
+        bounded = false;
+      } else if (b->valid()) {
+        box.grow(b->lo);
+        box.grow(b->hi);
+      }
+    }
+    if (bounded) continue;
     auto scene = trace::stage_posed(*pack, scout->posed(&far_eye));
     if (!scene) {
       std::fprintf(stderr, "play_pack: tick %lld: %s\n", static_cast<long long>(tick),
