@@ -9,6 +9,10 @@
 // BM_GpuSkinDraw: Renderer::render of a 64 x 64 frame of the same mesh as tiny triangles:
 // both passes (ids/motion, colour) skin every vertex, plus the previous position.
 // BM_CpuSkin: animpack::skin on one thread.
+// BM_PackOpenFirstTexturedDraw: what a game pays before its first textured frame of a
+// cooked corpus model (Fox, CesiumMan; cooked in process before timing): Pack::open,
+// SceneRenderer::create (every part decoded and uploaded, every texture decoded and
+// uploaded with mipmaps), a ScenePlayer's first tick and one 256 x 256 draw read back.
 // Each reports vertices_per_second (= N x iterations / wall time; the GPU work is
 // finished inside the timing by the readback or a glFinish-equivalent readback of one
 // pixel). On Mesa llvmpipe the "GPU" is the CPU too (LLVM-compiled shaders on its own
@@ -18,13 +22,22 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "animpack/compiler/cook.h"
+#include "animpack/compiler/pack_writer.h"
 #include "animpack/gl/context.h"
+#include "animpack/gl/framing.h"
 #include "animpack/gl/renderer.h"
+#include "animpack/gl/scene_renderer.h"
 #include "animpack/math.h"
+#include "animpack/pack.h"
+#include "animpack/scene_player.h"
 #include "animpack/skinning.h"
 
 namespace animpack {
@@ -163,6 +176,77 @@ void BM_CpuSkin(benchmark::State& state) {
   state.counters["vertices_per_second"] =
       benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
 }
+
+// The corpus models of BM_PackOpenFirstTexturedDraw: name, file under the corpus' gltf/,
+// clip.
+constexpr const char* kModels[][3] = {
+    {"fox", "Fox/glTF-Binary/Fox.glb", "Walk"},
+    {"cesium_man", "CesiumMan/glTF-Binary/CesiumMan.glb", "animation_0"}};
+
+// Cooks model i into a pack file in the temporary folder; its path, or "" on failure.
+std::string cook_model(int i) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "animpack_gl_bench";
+  fs::create_directories(dir);
+  const fs::path scene = dir / (std::string(kModels[i][0]) + ".toml");
+  {
+    std::ofstream out(scene);
+    out << "[[mesh]]\nname = \"m\"\nfile = \""
+        << (fs::path(ANIMPACK_SOURCE_DIR) / "tests/data/corpus/gltf" / kModels[i][1]).string()
+        << "\"\n\n[[object]]\nname = \"m\"\nmesh = \"m\"\n\n[object.animation]\nclip = \""
+        << kModels[i][2] << "\"\n";
+  }
+  DiagnosticSink sink;
+  const CookOutput cooked = cook_scene(scene, sink);
+  if (sink.has_errors()) return "";
+  const std::vector<uint8_t> bytes = write_pack(cooked.pack);
+  const fs::path file = dir / (std::string(kModels[i][0]) + ".anpk");
+  std::ofstream(file, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+  return file.string();
+}
+
+void BM_PackOpenFirstTexturedDraw(benchmark::State& state) {
+  const int i = static_cast<int>(state.range(0));
+  const std::string file = cook_model(i);
+  if (file.empty()) {
+    state.SkipWithError("the model does not cook");
+    return;
+  }
+  size_t textures = 0;
+  for (auto _ : state) {
+    Result<Pack> pack = Pack::open(file);
+    if (!pack) {
+      state.SkipWithError(pack.error().message());
+      break;
+    }
+    Result<gl::SceneRenderer> scene = gl::SceneRenderer::create(&*g_renderer, &*pack);
+    Result<ScenePlayer> player = ScenePlayer::create(&*pack, 60);
+    if (!scene || !player) {
+      state.SkipWithError(!scene ? scene.error().message() : player.error().message());
+      break;
+    }
+    player->step();
+    const Posed& posed = player->posed();
+    const gl::View view{gl::frame_box(gl::posed_box(*pack, posed), 1.0f), {}, 256, 256};
+    if (auto r = scene->draw(posed, view); !r) {
+      state.SkipWithError(r.error().message());
+      break;
+    }
+    auto color = g_renderer->read_color();  // waits for the frame
+    benchmark::DoNotOptimize(color);
+    textures = pack->textures().size();
+  }
+  state.counters["pack_bytes"] = static_cast<double>(std::filesystem::file_size(file));
+  state.counters["textures"] = static_cast<double>(textures);
+  state.SetLabel(kModels[i][0]);
+}
+
+BENCHMARK(BM_PackOpenFirstTexturedDraw)
+    ->DenseRange(0, 1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 BENCHMARK(BM_GpuSkinCapture)
     ->Arg(10000)

@@ -32,7 +32,10 @@ if [ "$mode" = demo ]; then
   ./build/release/compiler/animpack cook assets/demo/scene.toml -o out/demo.anpk --depfile out/demo.anpk.d
   ./build/release/compiler/animpack inspect out/demo.anpk
   ./build/release/samples/play_pack/play_pack out/demo.anpk --ticks 240 --every 10 -o out/frames
-  echo "demo: the pack is out/demo.anpk; PNG frames are in $(pwd)/out/frames"
+  # The contact sheet of the walking fox: a row per clip, traced like the frames.
+  ./build/release/compiler/animpack preview out/demo.anpk --object walker --frames 8 \
+    -o out/frames/contact_sheet.png
+  echo "demo: the pack is out/demo.anpk; traced PNG frames and contact_sheet.png are in $(pwd)/out/frames"
   exit 0
 fi
 

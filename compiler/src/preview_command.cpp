@@ -20,6 +20,7 @@
 #include "animpack/pack.h"
 #include "animpack/posed.h"
 #include "animpack/sprite.h"
+#include "animpack/tracer/framing.h"
 #include "animpack/tracer/image.h"
 #include "animpack/tracer/render.h"
 #include "animpack/tracer/stage.h"
@@ -278,43 +279,15 @@ class Subject {
   std::optional<Animator> animator_;
 };
 
-// A camera that frames `bounds` in a width x height frame: perspective from the front,
-// a little right and above, for meshes; orthographic straight on for sprites.
+// A camera that frames `bounds` in a width x height frame (framing.h): perspective from
+// the front, a little right and above, for meshes; orthographic straight on for sprites.
 Camera fit_camera(const trace::Aabb& bounds, int width, int height, bool sprite) {
-  Camera cam;
-  const Vec3 c = bounds.centre();
-  const Vec3 e = bounds.extent();
-  const float aspect = static_cast<float>(width) / static_cast<float>(height);
-  const float radius = std::max(0.5f * std::sqrt(dot(e, e)), 1e-3f);
-  cam.target = c;
+  trace::FramingOptions framing;
   if (sprite) {
-    cam.orthographic = true;
-    cam.ortho_height = std::max(std::max(e.y, e.x / aspect), 1e-3f) * 1.08f;
-    cam.eye = c + Vec3{0, 0, 4.0f * radius + 1.0f};
-    cam.near_plane = 0.5f;
-    cam.far_plane = 8.0f * radius + 2.0f;
-    return cam;
+    framing.view = {0, 0, 1};
+    framing.orthographic = true;
   }
-  cam.fov_y = 0.7f;
-  const float tan_v = std::tan(cam.fov_y * 0.5f), tan_h = tan_v * aspect;
-  // The nearest eye, along a fixed direction, that sees all 8 corners of the box.
-  const Vec3 back = normalize(Vec3{0.3f, 0.25f, 1.0f});  // from the target to the eye
-  const Vec3 right = normalize(cross(cam.up, back));
-  const Vec3 up = cross(back, right);
-  float distance = 0.0f;
-  for (int k = 0; k < 8; ++k) {
-    const Vec3 corner{k & 1 ? bounds.hi.x : bounds.lo.x, k & 2 ? bounds.hi.y : bounds.lo.y,
-                      k & 4 ? bounds.hi.z : bounds.lo.z};
-    const Vec3 d = corner - c;
-    const float z = dot(d, back);
-    distance = std::max(distance, z + std::fabs(dot(d, right)) / tan_h);
-    distance = std::max(distance, z + std::fabs(dot(d, up)) / tan_v);
-  }
-  distance = std::max(distance * 1.08f, 2.0f * radius * 0.05f);
-  cam.eye = c + back * distance;
-  cam.near_plane = 0.02f * distance;
-  cam.far_plane = distance + 40.0f * radius;
-  return cam;
+  return trace::frame_box(bounds, width, height, framing);
 }
 
 // A grey ground under the object: a square 24 radii wide at the bounds' lowest y.
@@ -327,7 +300,7 @@ Result<void> add_ground(trace::TraceScene& scene, const trace::Aabb& bounds) {
   const Vec3 n[4] = {{0, 1, 0}, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}};
   const uint32_t idx[6] = {0, 2, 1, 0, 3, 2};
   trace::Material ground;
-  ground.color = {0.42f, 0.43f, 0.45f};
+  ground.base_color = {0.14f, 0.15f, 0.16f, 1.0f};  // linear: about 105 of 255 in sRGB
   const uint32_t mat = scene.add_material(ground);
   if (auto res = scene.add_mesh({p, n, {}, idx, trace::kNoObject, mat}); !res) return res.error();
   scene.build();

@@ -3,6 +3,7 @@
 #include <glad/gl.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -19,7 +20,9 @@ namespace {
 constexpr uint32_t kIndexBits = 20;
 constexpr uint32_t kIndexMask = (1u << kIndexBits) - 1;
 constexpr uint32_t kGenerationMask = (1u << (32 - kIndexBits)) - 1;
-constexpr int kFloatsPerVertex = 12;  // position 3, normal 3, tangent 4, uv 2
+// position 3, normal 3, tangent 4, uv 2, uv1 2, colour 4
+constexpr int kFloatsPerVertex = 18;
+constexpr int kSlots = 5;  // base colour, metallic-roughness, normal, occlusion, emissive
 
 uint32_t make_handle(uint32_t index, uint32_t generation) {
   return (generation << kIndexBits) | (index + 1);
@@ -33,6 +36,103 @@ bool finite(const float* v, size_t n) {
 }
 bool finite(const Mat4& m) { return finite(m.m, 16); }
 bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+bool in_unit(float f) { return f >= 0.0f && f <= 1.0f; }
+
+bool valid(Wrap w) {
+  return static_cast<uint8_t>(w) <= static_cast<uint8_t>(Wrap::kMirroredRepeat);
+}
+bool valid_min(Filter f) {
+  return static_cast<uint8_t>(f) <= static_cast<uint8_t>(Filter::kLinearMipmapLinear);
+}
+bool valid_mag(Filter f) { return f == Filter::kNearest || f == Filter::kLinear; }
+
+Result<void> check_sampler(const Sampler& s, const char* what) {
+  if (!valid(s.wrap_s) || !valid(s.wrap_t) || !valid_mag(s.mag_filter) ||
+      !valid_min(s.min_filter)) {
+    return Error::make(ErrorCode::kInvalidArgument,
+                       "%s: a wrap mode or filter outside its enum (or a mipmap magnification)",
+                       what);
+  }
+  return ok();
+}
+
+GLint gl_wrap(Wrap w) {
+  switch (w) {
+    case Wrap::kClampToEdge:
+      return GL_CLAMP_TO_EDGE;
+    case Wrap::kMirroredRepeat:
+      return GL_MIRRORED_REPEAT;
+    case Wrap::kRepeat:
+      break;
+  }
+  return GL_REPEAT;
+}
+GLint gl_filter(Filter f) {
+  switch (f) {
+    case Filter::kNearest:
+      return GL_NEAREST;
+    case Filter::kLinear:
+      return GL_LINEAR;
+    case Filter::kNearestMipmapNearest:
+      return GL_NEAREST_MIPMAP_NEAREST;
+    case Filter::kLinearMipmapNearest:
+      return GL_LINEAR_MIPMAP_NEAREST;
+    case Filter::kNearestMipmapLinear:
+      return GL_NEAREST_MIPMAP_LINEAR;
+    case Filter::kLinearMipmapLinear:
+      break;
+  }
+  return GL_LINEAR_MIPMAP_LINEAR;
+}
+// A mipmap minification filter on a texture without mipmaps samples level 0.
+GLint gl_min_filter(Filter f, bool mipmaps) {
+  if (mipmaps) return gl_filter(f);
+  switch (f) {
+    case Filter::kNearest:
+    case Filter::kNearestMipmapNearest:
+    case Filter::kNearestMipmapLinear:
+      return GL_NEAREST;
+    default:
+      return GL_LINEAR;
+  }
+}
+// A sampler's index among the 3 x 3 x 2 x 6 distinct ones.
+size_t sampler_index(const Sampler& s) {
+  return ((static_cast<size_t>(s.wrap_s) * 3 + static_cast<size_t>(s.wrap_t)) * 2 +
+          static_cast<size_t>(s.mag_filter)) *
+             6 +
+         static_cast<size_t>(s.min_filter);
+}
+constexpr size_t kSamplerCount = 3 * 3 * 2 * 6;
+
+// The rows of KHR_texture_transform's T(offset) R(rotation) S(scale), as glTF writes it:
+// u' = cos r sx u + sin r sy v + ox, v' = -sin r sx u + cos r sy v + oy.
+void uv_rows(const MaterialTexture& t, float out_row0[3], float out_row1[3]) {
+  if (!t.has_transform) {
+    const float r0[3] = {1, 0, 0}, r1[3] = {0, 1, 0};
+    std::memcpy(out_row0, r0, sizeof r0);
+    std::memcpy(out_row1, r1, sizeof r1);
+    return;
+  }
+  const UvTransform& x = t.transform;
+  const float c = std::cos(x.rotation), s = std::sin(x.rotation);
+  const float r0[3] = {c * x.scale[0], s * x.scale[1], x.offset[0]};
+  const float r1[3] = {-s * x.scale[0], c * x.scale[1], x.offset[1]};
+  std::memcpy(out_row0, r0, sizeof r0);
+  std::memcpy(out_row1, r1, sizeof r1);
+}
+
+// The material's five slots, in the shader's order.
+std::array<const MaterialTexture*, kSlots> slots_of(const MaterialDesc& m) {
+  return {&m.base_color_texture, &m.metallic_roughness_texture, &m.normal_texture,
+          &m.occlusion_texture, &m.emissive_texture};
+}
+
+float det3(const Mat4& m) {
+  return m.m[0] * (m.m[5] * m.m[10] - m.m[9] * m.m[6]) -
+         m.m[4] * (m.m[1] * m.m[10] - m.m[9] * m.m[2]) +
+         m.m[8] * (m.m[1] * m.m[6] - m.m[5] * m.m[2]);
+}
 
 // The inverse transpose of the upper 3x3 block (column-major, 9 floats); the block
 // itself when singular.
@@ -120,7 +220,8 @@ Result<GLuint> build_program(bool motion, const char* vertex, const char* fragme
   glAttachShader(program, shaders[0]);
   if (fragment != nullptr) {
     shaders[1] = glCreateShader(GL_FRAGMENT_SHADER);
-    glShaderSource(shaders[1], 1, &fragment, nullptr);
+    const char* fragment_sources[3] = {shaders::kVersion, shaders::kFragmentCommon, fragment};
+    glShaderSource(shaders[1], 3, fragment_sources, nullptr);
     glCompileShader(shaders[1]);
     glGetShaderiv(shaders[1], GL_COMPILE_STATUS, &status);
     if (status != GL_TRUE) {
@@ -148,8 +249,10 @@ Result<GLuint> build_program(bool motion, const char* vertex, const char* fragme
 struct DrawProgram {
   GLuint program = 0;
   GLint model = -1, previous_model = -1, view_proj = -1, previous_view_proj = -1;
-  GLint normal_matrix = -1, skin = -1, id = -1, textured = -1, uv_rect = -1, viewport = -1;
-  GLint color = -1;
+  GLint normal_matrix = -1, skin = -1, id = -1, mode = -1, uv_rect = -1, viewport = -1;
+  GLint base_color = -1, terms = -1, emissive = -1, alpha_mode = -1, alpha_cutoff = -1;
+  GLint has_tangents = -1, slot_on = -1, slot_uv = -1, slot_row0 = -1, slot_row1 = -1;
+  GLint light = -1, ambient = -1, eye = -1, orthographic = -1, to_eye = -1;
 
   void locate() {
     model = glGetUniformLocation(program, "u_model");
@@ -159,10 +262,24 @@ struct DrawProgram {
     normal_matrix = glGetUniformLocation(program, "u_normal_matrix");
     skin = glGetUniformLocation(program, "u_skin");
     id = glGetUniformLocation(program, "u_id");
-    textured = glGetUniformLocation(program, "u_textured");
+    mode = glGetUniformLocation(program, "u_mode");
     uv_rect = glGetUniformLocation(program, "u_uv_rect");
     viewport = glGetUniformLocation(program, "u_viewport");
-    color = glGetUniformLocation(program, "u_color");
+    base_color = glGetUniformLocation(program, "u_base_color");
+    terms = glGetUniformLocation(program, "u_terms");
+    emissive = glGetUniformLocation(program, "u_emissive");
+    alpha_mode = glGetUniformLocation(program, "u_alpha_mode");
+    alpha_cutoff = glGetUniformLocation(program, "u_alpha_cutoff");
+    has_tangents = glGetUniformLocation(program, "u_has_tangents");
+    slot_on = glGetUniformLocation(program, "u_slot_on");
+    slot_uv = glGetUniformLocation(program, "u_slot_uv");
+    slot_row0 = glGetUniformLocation(program, "u_slot_row0");
+    slot_row1 = glGetUniformLocation(program, "u_slot_row1");
+    light = glGetUniformLocation(program, "u_light");
+    ambient = glGetUniformLocation(program, "u_ambient");
+    eye = glGetUniformLocation(program, "u_eye");
+    orthographic = glGetUniformLocation(program, "u_orthographic");
+    to_eye = glGetUniformLocation(program, "u_to_eye");
   }
 };
 
@@ -181,6 +298,61 @@ Result<void> check_view(const View& view) {
   if (!finite(&view.clear_color.x, 4)) {
     return Error::make(ErrorCode::kInvalidArgument, "render: clear colour not finite");
   }
+  const Vec3 l = view.light_direction;
+  if (!finite(l) || !std::isfinite(dot(l, l)) || dot(l, l) == 0.0f) {
+    return Error::make(ErrorCode::kInvalidArgument,
+                       "render: the light direction must be finite and not zero");
+  }
+  if (!in_unit(view.ambient)) {
+    return Error::make(ErrorCode::kInvalidArgument, "render: ambient %g outside [0, 1]",
+                       static_cast<double>(view.ambient));
+  }
+  return ok();
+}
+
+Result<void> check_material(const MaterialDesc& m) {
+  if (!finite(&m.base_color.x, 4) || !finite(m.emissive) || !std::isfinite(m.normal_scale)) {
+    return Error::make(ErrorCode::kInvalidArgument,
+                       "material: a non-finite base colour, emissive factor or normal scale");
+  }
+  if (!in_unit(m.metallic) || !in_unit(m.roughness) || !in_unit(m.occlusion_strength)) {
+    return Error::make(ErrorCode::kInvalidArgument,
+                       "material: metallic %g, roughness %g, occlusion strength %g: each must be "
+                       "in [0, 1]",
+                       static_cast<double>(m.metallic), static_cast<double>(m.roughness),
+                       static_cast<double>(m.occlusion_strength));
+  }
+  if (!(m.alpha_cutoff >= 0.0f) || !std::isfinite(m.alpha_cutoff) ||
+      !(m.emissive_strength >= 0.0f) || !std::isfinite(m.emissive_strength)) {
+    return Error::make(ErrorCode::kInvalidArgument,
+                       "material: alpha cutoff %g and emissive strength %g must be finite and >= 0",
+                       static_cast<double>(m.alpha_cutoff),
+                       static_cast<double>(m.emissive_strength));
+  }
+  if (static_cast<uint8_t>(m.alpha_mode) > static_cast<uint8_t>(AlphaMode::kBlend)) {
+    return Error::make(ErrorCode::kInvalidArgument, "material: alpha mode %d outside its enum",
+                       static_cast<int>(m.alpha_mode));
+  }
+  static const char* const kNames[kSlots] = {"base colour", "metallic-roughness", "normal",
+                                             "occlusion", "emissive"};
+  const auto slots = slots_of(m);
+  for (int k = 0; k < kSlots; ++k) {
+    const MaterialTexture& t = *slots[static_cast<size_t>(k)];
+    if (t.uv_set != 0 && t.uv_set != 1) {
+      return Error::make(ErrorCode::kInvalidArgument, "material: %s texture: uv set %d (0 or 1)",
+                         kNames[k], t.uv_set);
+    }
+    if (t.sampler) {
+      if (auto r = check_sampler(*t.sampler, "material: a texture's sampler"); !r) return r;
+    }
+    const UvTransform& x = t.transform;
+    if (t.has_transform &&
+        (!std::isfinite(x.offset[0]) || !std::isfinite(x.offset[1]) || !std::isfinite(x.rotation) ||
+         !std::isfinite(x.scale[0]) || !std::isfinite(x.scale[1]))) {
+      return Error::make(ErrorCode::kInvalidArgument,
+                         "material: %s texture: a non-finite uv transform", kNames[k]);
+    }
+  }
   return ok();
 }
 
@@ -194,12 +366,15 @@ struct Renderer::Impl {
     uint32_t first_record = 0;
     uint32_t joint_count = 0;
     uint32_t users = 0;
+    bool has_tangents = false;
+    Vec3 center;  // of the positions' box: BLEND instances sort by it
   };
   struct Texture {
     uint32_t generation = 0;
     bool used = false;
     GLuint texture = 0;
     uint32_t users = 0;
+    bool mipmaps = false;
   };
   struct Instance {
     uint32_t generation = 0;
@@ -219,8 +394,19 @@ struct Renderer::Impl {
   std::vector<Mat4> palettes;  // set_poses's staging
   uint32_t stamp = 0;
   GLuint white = 0;
+  // Sampler objects: one per distinct Sampler with and without mipmaps (made on first
+  // use), and the sprites' nearest, clamped one.
+  std::array<GLuint, 2 * kSamplerCount> samplers{};
+  GLuint sprite_sampler = 0;
+  GLint max_texture_size = 0;
+  std::vector<size_t> order;  // render's draw order (instance indices)
+  std::vector<float> blend_keys;
   // The render target.
-  GLuint fbo = 0, color_tex = 0, id_tex = 0, motion_tex = 0, depth_tex = 0;
+  // The colour target is sRGB (GL encodes what the colour pass writes and blends in
+  // linear light); color_view is the same texels as plain RGBA8, read back and presented
+  // as stored, through read_fbo.
+  GLuint fbo = 0, color_tex = 0, color_view = 0, id_tex = 0, motion_tex = 0, depth_tex = 0;
+  GLuint read_fbo = 0;
   uint32_t width = 0, height = 0;
   bool rendered = false;
   // Capture: an attachment-less framebuffer (a surfaceless context has no default one),
@@ -247,16 +433,21 @@ struct Renderer::Impl {
     delete_target();
     const GLuint more_textures[] = {white};
     glDeleteTextures(1, more_textures);
+    for (GLuint sampler : samplers) {
+      if (sampler != 0) glDeleteSamplers(1, &sampler);
+    }
+    glDeleteSamplers(1, &sprite_sampler);
     glDeleteFramebuffers(1, &empty_fbo);
     glDeleteTransformFeedbacks(1, &xfb);
     glDeleteBuffers(1, &xfb_buffer);
   }
 
   void delete_target() {
-    const GLuint textures_[] = {color_tex, id_tex, motion_tex, depth_tex};
-    glDeleteTextures(4, textures_);
+    const GLuint textures_[] = {color_view, color_tex, id_tex, motion_tex, depth_tex};
+    glDeleteTextures(5, textures_);
     glDeleteFramebuffers(1, &fbo);
-    fbo = color_tex = id_tex = motion_tex = depth_tex = 0;
+    glDeleteFramebuffers(1, &read_fbo);
+    fbo = read_fbo = color_tex = color_view = id_tex = motion_tex = depth_tex = 0;
   }
 
   Result<void> current() const {
@@ -299,10 +490,14 @@ struct Renderer::Impl {
     }
     if ((!m.normals.empty() && m.normals.size() != n) ||
         (!m.tangents.empty() && m.tangents.size() != n) ||
-        (!m.uvs.empty() && m.uvs.size() != 2 * n)) {
+        (!m.uvs.empty() && m.uvs.size() != 2 * n) ||
+        (!m.texcoords1.empty() && m.texcoords1.size() != n) ||
+        (!m.colors.empty() && m.colors.size() != n)) {
       return Error::make(ErrorCode::kSizeMismatch,
-                         "%zu positions but %zu normals, %zu tangents, %zu uv floats", n,
-                         m.normals.size(), m.tangents.size(), m.uvs.size());
+                         "%zu positions but %zu normals, %zu tangents, %zu uv floats, %zu "
+                         "texcoords1, %zu colours",
+                         n, m.normals.size(), m.tangents.size(), m.uvs.size(), m.texcoords1.size(),
+                         m.colors.size());
     }
     if (m.indices.size() % 3 != 0) {
       return Error::make(ErrorCode::kInvalidArgument, "%zu indices: not whole triangles",
@@ -317,7 +512,9 @@ struct Renderer::Impl {
     if (!finite(&m.positions[0].x, 3 * n) ||
         (!m.normals.empty() && !finite(&m.normals[0].x, 3 * n)) ||
         (!m.tangents.empty() && !finite(&m.tangents[0].x, 4 * n)) ||
-        (!m.uvs.empty() && !finite(m.uvs.data(), 2 * n))) {
+        (!m.uvs.empty() && !finite(m.uvs.data(), 2 * n)) ||
+        (!m.texcoords1.empty() && !finite(&m.texcoords1[0].x, 2 * n)) ||
+        (!m.colors.empty() && !finite(&m.colors[0].x, 4 * n))) {
       return Error::make(ErrorCode::kInvalidArgument, "a vertex stream holds a non-finite value");
     }
     return ok();
@@ -338,7 +535,34 @@ struct Renderer::Impl {
       return Error::make(ErrorCode::kInvalidArgument,
                          "instance: a non-finite matrix, colour or uv");
     }
+    if (d.material) {
+      if (d.texture) {
+        return Error::make(ErrorCode::kInvalidArgument,
+                           "instance: a sprite texture and a material: choose one");
+      }
+      if (auto r = check_material(*d.material); !r) return r;
+      for (const MaterialTexture* t : slots_of(*d.material)) {
+        if (t->texture && find(textures, t->texture.value) == nullptr) {
+          return Error::make(ErrorCode::kInvalidArgument,
+                             "instance: material texture handle %u names nothing",
+                             t->texture.value);
+        }
+      }
+    }
     return ok();
+  }
+
+  // Adds `delta` to the users of every texture the description names.
+  void count_textures(const InstanceDesc& d, int delta) {
+    auto bump = [&](TextureHandle h) {
+      if (!h) return;
+      Texture* t = find(textures, h.value);
+      t->users = static_cast<uint32_t>(static_cast<int64_t>(t->users) + delta);
+    };
+    bump(d.texture);
+    if (d.material) {
+      for (const MaterialTexture* t : slots_of(*d.material)) bump(t->texture);
+    }
   }
 
   Result<MeshHandle> upload(const MeshData& m, const SkinData* skin) {
@@ -355,6 +579,8 @@ struct Renderer::Impl {
       const Vec3 p = m.positions[v];
       const Vec3 nr = m.normals.empty() ? Vec3{0, 0, 1} : m.normals[v];
       const Vec4 t = m.tangents.empty() ? Vec4{1, 0, 0, 1} : m.tangents[v];
+      const Vec2 uv1 = m.texcoords1.empty() ? Vec2{0, 0} : m.texcoords1[v];
+      const Vec4 c = m.colors.empty() ? Vec4{1, 1, 1, 1} : m.colors[v];
       const float values[kFloatsPerVertex] = {p.x,
                                               p.y,
                                               p.z,
@@ -366,13 +592,26 @@ struct Renderer::Impl {
                                               t.z,
                                               t.w,
                                               m.uvs.empty() ? 0.0f : m.uvs[2 * v],
-                                              m.uvs.empty() ? 0.0f : m.uvs[2 * v + 1]};
+                                              m.uvs.empty() ? 0.0f : m.uvs[2 * v + 1],
+                                              uv1.x,
+                                              uv1.y,
+                                              c.x,
+                                              c.y,
+                                              c.z,
+                                              c.w};
       std::memcpy(out, values, sizeof values);
     }
     Mesh* mesh = nullptr;
     const uint32_t handle = add(meshes, &mesh);
     mesh->vertex_count = static_cast<uint32_t>(n);
     mesh->index_count = static_cast<uint32_t>(m.indices.size());
+    mesh->has_tangents = !m.tangents.empty();
+    Vec3 lo = m.positions[0], hi = lo;
+    for (const Vec3& p : m.positions) {
+      lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+      hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+    }
+    mesh->center = (lo + hi) * 0.5f;
     glCreateBuffers(1, &mesh->vbo);
     glNamedBufferStorage(mesh->vbo, static_cast<GLsizeiptr>(vertices.size() * sizeof(float)),
                          vertices.data(), 0);
@@ -382,9 +621,9 @@ struct Renderer::Impl {
     glCreateVertexArrays(1, &mesh->vao);
     glVertexArrayVertexBuffer(mesh->vao, 0, mesh->vbo, 0, kFloatsPerVertex * sizeof(float));
     glVertexArrayElementBuffer(mesh->vao, mesh->ebo);
-    const GLint sizes[4] = {3, 3, 4, 2};
+    const GLint sizes[6] = {3, 3, 4, 2, 2, 4};
     GLuint offset = 0;
-    for (GLuint a = 0; a < 4; ++a) {
+    for (GLuint a = 0; a < 6; ++a) {
       glEnableVertexArrayAttrib(mesh->vao, a);
       glVertexArrayAttribFormat(mesh->vao, a, sizes[a], GL_FLOAT, GL_FALSE, offset);
       glVertexArrayAttribBinding(mesh->vao, a, 0);
@@ -404,7 +643,9 @@ struct Renderer::Impl {
     if (fbo != 0) delete_target();
     const auto gw = static_cast<GLsizei>(w), gh = static_cast<GLsizei>(h);
     glCreateTextures(GL_TEXTURE_2D, 1, &color_tex);
-    glTextureStorage2D(color_tex, 1, GL_RGBA8, gw, gh);
+    glTextureStorage2D(color_tex, 1, GL_SRGB8_ALPHA8, gw, gh);
+    glGenTextures(1, &color_view);
+    glTextureView(color_view, GL_TEXTURE_2D, color_tex, GL_RGBA8, 0, 1, 0, 1);
     glCreateTextures(GL_TEXTURE_2D, 1, &id_tex);
     glTextureStorage2D(id_tex, 1, GL_R32UI, gw, gh);
     glCreateTextures(GL_TEXTURE_2D, 1, &motion_tex);
@@ -417,6 +658,9 @@ struct Renderer::Impl {
     glNamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT2, motion_tex, 0);
     glNamedFramebufferTexture(fbo, GL_DEPTH_ATTACHMENT, depth_tex, 0);
     glNamedFramebufferReadBuffer(fbo, GL_COLOR_ATTACHMENT0);
+    glCreateFramebuffers(1, &read_fbo);
+    glNamedFramebufferTexture(read_fbo, GL_COLOR_ATTACHMENT0, color_view, 0);
+    glNamedFramebufferReadBuffer(read_fbo, GL_COLOR_ATTACHMENT0);
     width = w;
     height = h;
   }
@@ -439,19 +683,109 @@ struct Renderer::Impl {
       }
     }
     glProgramUniform4iv(p.program, p.skin, 1, skin);
-    const Texture* tex = d.texture ? find(textures, d.texture.value) : nullptr;
-    glProgramUniform1i(p.program, p.textured, tex != nullptr ? 1 : 0);
+    if (p.id >= 0) glProgramUniform1ui(p.program, p.id, d.id);
     glProgramUniform4f(p.program, p.uv_rect, d.uv.u0, d.uv.v0, d.uv.u1 - d.uv.u0,
                        d.uv.v1 - d.uv.v0);
-    glBindTextureUnit(0, tex != nullptr ? tex->texture : white);
-    if (p.id >= 0) glProgramUniform1ui(p.program, p.id, d.id);
-    if (p.color >= 0) glProgramUniform4fv(p.program, p.color, 1, &d.color.x);
+    // Winding: counter-clockwise fronts, clockwise under a mirroring model (as glTF says).
+    glFrontFace(det3(d.model) < 0.0f ? GL_CW : GL_CCW);
+    const Texture* sprite = d.texture ? find(textures, d.texture.value) : nullptr;
+    glProgramUniform1i(p.program, p.mode, sprite != nullptr ? 1 : 0);
+    if (sprite != nullptr) {
+      glDisable(GL_CULL_FACE);
+      glBindTextureUnit(0, sprite->texture);
+      glBindSampler(0, sprite_sampler);
+      for (GLuint unit = 1; unit < kSlots; ++unit) {
+        glBindTextureUnit(unit, white);
+        glBindSampler(unit, 0);
+      }
+      return;
+    }
+    MaterialDesc plain;
+    if (!d.material) {
+      plain.base_color = d.color;
+      plain.metallic = 0;
+      plain.roughness = 1;
+      plain.double_sided = true;
+    }
+    const MaterialDesc& m = d.material ? *d.material : plain;
+    if (m.double_sided) {
+      glDisable(GL_CULL_FACE);
+    } else {
+      glEnable(GL_CULL_FACE);
+      glCullFace(GL_BACK);
+    }
+    glProgramUniform4fv(p.program, p.base_color, 1, &m.base_color.x);
+    glProgramUniform4f(p.program, p.terms, m.metallic, m.roughness, m.occlusion_strength,
+                       m.normal_scale);
+    const Vec3 emissive = m.emissive * m.emissive_strength;
+    glProgramUniform3fv(p.program, p.emissive, 1, &emissive.x);
+    glProgramUniform1i(p.program, p.alpha_mode, static_cast<GLint>(m.alpha_mode));
+    glProgramUniform1f(p.program, p.alpha_cutoff, m.alpha_cutoff);
+    glProgramUniform1i(p.program, p.has_tangents, mesh.has_tangents ? 1 : 0);
+    GLint on[kSlots], uv[kSlots];
+    float row0[3 * kSlots], row1[3 * kSlots];
+    const auto slots = slots_of(m);
+    for (int k = 0; k < kSlots; ++k) {
+      const MaterialTexture& t = *slots[static_cast<size_t>(k)];
+      const Texture* tex = t.texture ? find(textures, t.texture.value) : nullptr;
+      on[k] = tex != nullptr ? 1 : 0;
+      uv[k] = t.uv_set;
+      uv_rows(t, &row0[3 * k], &row1[3 * k]);
+      const auto unit = static_cast<GLuint>(k);
+      glBindTextureUnit(unit, tex != nullptr ? tex->texture : white);
+      glBindSampler(unit, tex != nullptr && t.sampler ? sampler_for(*t.sampler, tex->mipmaps) : 0);
+    }
+    glProgramUniform1iv(p.program, p.slot_on, kSlots, on);
+    glProgramUniform1iv(p.program, p.slot_uv, kSlots, uv);
+    glProgramUniform3fv(p.program, p.slot_row0, kSlots, row0);
+    glProgramUniform3fv(p.program, p.slot_row1, kSlots, row1);
   }
 
-  void draw_all(const DrawProgram& p) {
+  // The GL sampler object of `s` (made on first use).
+  GLuint sampler_for(const Sampler& s, bool mipmaps) {
+    GLuint& sampler = samplers[sampler_index(s) * 2 + (mipmaps ? 1 : 0)];
+    if (sampler == 0) {
+      glCreateSamplers(1, &sampler);
+      glSamplerParameteri(sampler, GL_TEXTURE_WRAP_S, gl_wrap(s.wrap_s));
+      glSamplerParameteri(sampler, GL_TEXTURE_WRAP_T, gl_wrap(s.wrap_t));
+      glSamplerParameteri(sampler, GL_TEXTURE_MAG_FILTER, gl_filter(s.mag_filter));
+      glSamplerParameteri(sampler, GL_TEXTURE_MIN_FILTER, gl_min_filter(s.min_filter, mipmaps));
+    }
+    return sampler;
+  }
+
+  static bool blended(const Instance& inst) {
+    return !inst.desc.texture && inst.desc.material &&
+           inst.desc.material->alpha_mode == AlphaMode::kBlend;
+  }
+
+  // The visible instances in drawing order: opaque and MASK ones in instance order, then
+  // the BLEND ones back to front. Returns where the BLEND ones start.
+  size_t sort_instances(const Camera& camera) {
+    order.clear();
+    blend_keys.assign(instances.size(), 0.0f);
+    const Vec3 forward = normalize(camera.target - camera.eye);
+    for (size_t i = 0; i < instances.size(); ++i) {
+      const Instance& inst = instances[i];
+      if (inst.used && inst.desc.visible && !blended(inst)) order.push_back(i);
+    }
+    const size_t first_blend = order.size();
+    for (size_t i = 0; i < instances.size(); ++i) {
+      const Instance& inst = instances[i];
+      if (!inst.used || !inst.desc.visible || !blended(inst)) continue;
+      const Vec3 c = transform_point(inst.desc.model, find(meshes, inst.desc.mesh.value)->center);
+      blend_keys[i] = dot(c - camera.eye, forward);
+      order.push_back(i);
+    }
+    std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(first_blend), order.end(),
+                     [&](size_t a, size_t b) { return blend_keys[a] > blend_keys[b]; });
+    return first_blend;
+  }
+
+  void draw_range(const DrawProgram& p, size_t first, size_t last) {
     glUseProgram(p.program);
-    for (const Instance& inst : instances) {
-      if (!inst.used || !inst.desc.visible) continue;
+    for (size_t k = first; k < last; ++k) {
+      const Instance& inst = instances[order[k]];
       set_instance_uniforms(p, inst);
       const Mesh& mesh = *find(meshes, inst.desc.mesh.value);
       glBindVertexArray(mesh.vao);
@@ -497,6 +831,14 @@ Result<Renderer> Renderer::create(Context* context) {
   glCreateTextures(GL_TEXTURE_2D, 1, &im.white);
   glTextureStorage2D(im.white, 1, GL_RGBA8, 1, 1);
   glTextureSubImage2D(im.white, 0, 0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, white);
+
+  glCreateSamplers(1, &im.sprite_sampler);
+  glSamplerParameteri(im.sprite_sampler, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glSamplerParameteri(im.sprite_sampler, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glSamplerParameteri(im.sprite_sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glSamplerParameteri(im.sprite_sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &im.max_texture_size);
+  im.max_texture_size = std::max(im.max_texture_size, 1);
 
   glCreateFramebuffers(1, &im.empty_fbo);
   glNamedFramebufferParameteri(im.empty_fbo, GL_FRAMEBUFFER_DEFAULT_WIDTH, 1);
@@ -559,30 +901,46 @@ uint32_t Renderer::mesh_joint_count(MeshHandle handle) const {
 }
 
 Result<TextureHandle> Renderer::upload_texture(std::span<const uint8_t> rgba, uint32_t width,
-                                               uint32_t height) {
+                                               uint32_t height, const TextureOptions& options) {
   if (!impl_) return Error::make(ErrorCode::kInvalidArgument, "empty renderer");
   if (auto r = impl_->current(); !r) return r.error();
-  if (width == 0 || height == 0 || width > kMaxTargetSize || height > kMaxTargetSize) {
+  const uint32_t max_side =
+      std::min<uint32_t>(kMaxTextureSize, static_cast<uint32_t>(impl_->max_texture_size));
+  if (width == 0 || height == 0 || width > max_side || height > max_side) {
     return Error::make(ErrorCode::kInvalidArgument, "texture size %ux%u outside 1..%u", width,
-                       height, kMaxTargetSize);
+                       height, max_side);
   }
   if (rgba.size() != size_t{width} * height * 4) {
     return Error::make(ErrorCode::kSizeMismatch, "%zu bytes for a %ux%u RGBA8 texture", rgba.size(),
                        width, height);
   }
+  if (options.color_space != ColorSpace::kLinear && options.color_space != ColorSpace::kSrgb) {
+    return Error::make(ErrorCode::kInvalidArgument, "upload_texture: colour space %d",
+                       static_cast<int>(options.color_space));
+  }
+  if (auto r = check_sampler(options.sampler, "upload_texture"); !r) return r.error();
+  GLsizei levels = 1;
+  if (options.mipmaps) {
+    for (uint32_t side = std::max(width, height); side > 1; side >>= 1) ++levels;
+  }
   Impl::Texture* tex = nullptr;
   const uint32_t handle = Impl::add(impl_->textures, &tex);
+  tex->mipmaps = levels > 1;
   glCreateTextures(GL_TEXTURE_2D, 1, &tex->texture);
-  glTextureStorage2D(tex->texture, 1, GL_RGBA8, static_cast<GLsizei>(width),
-                     static_cast<GLsizei>(height));
+  glTextureStorage2D(tex->texture, levels,
+                     options.color_space == ColorSpace::kSrgb ? GL_SRGB8_ALPHA8 : GL_RGBA8,
+                     static_cast<GLsizei>(width), static_cast<GLsizei>(height));
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   // Row 0 of the image (its top) goes to t = 0: v down from the top is t.
   glTextureSubImage2D(tex->texture, 0, 0, 0, static_cast<GLsizei>(width),
                       static_cast<GLsizei>(height), GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
-  glTextureParameteri(tex->texture, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTextureParameteri(tex->texture, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glTextureParameteri(tex->texture, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTextureParameteri(tex->texture, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  if (levels > 1) glGenerateTextureMipmap(tex->texture);
+  const Sampler& sampler = options.sampler;
+  glTextureParameteri(tex->texture, GL_TEXTURE_MIN_FILTER,
+                      gl_min_filter(sampler.min_filter, tex->mipmaps));
+  glTextureParameteri(tex->texture, GL_TEXTURE_MAG_FILTER, gl_filter(sampler.mag_filter));
+  glTextureParameteri(tex->texture, GL_TEXTURE_WRAP_S, gl_wrap(sampler.wrap_s));
+  glTextureParameteri(tex->texture, GL_TEXTURE_WRAP_T, gl_wrap(sampler.wrap_t));
   if (auto r = impl_->context->check_errors("upload_texture"); !r) return r.error();
   return TextureHandle{handle};
 }
@@ -611,7 +969,7 @@ Result<InstanceHandle> Renderer::create_instance(const InstanceDesc& desc) {
   const uint32_t handle = Impl::add(impl_->instances, &inst);
   inst->desc = desc;
   ++Impl::find(impl_->meshes, desc.mesh.value)->users;
-  if (desc.texture) ++Impl::find(impl_->textures, desc.texture.value)->users;
+  impl_->count_textures(desc, 1);
   return InstanceHandle{handle};
 }
 
@@ -624,11 +982,11 @@ Result<void> Renderer::update_instance(InstanceHandle handle, const InstanceDesc
   }
   if (auto r = impl_->check_desc(desc); !r) return r;
   --Impl::find(impl_->meshes, inst->desc.mesh.value)->users;
-  if (inst->desc.texture) --Impl::find(impl_->textures, inst->desc.texture.value)->users;
+  impl_->count_textures(inst->desc, -1);
   if (!(inst->desc.mesh == desc.mesh)) inst->pose = inst->previous_pose = -1;
   inst->desc = desc;
   ++Impl::find(impl_->meshes, desc.mesh.value)->users;
-  if (desc.texture) ++Impl::find(impl_->textures, desc.texture.value)->users;
+  impl_->count_textures(desc, 1);
   return ok();
 }
 
@@ -640,7 +998,7 @@ Result<void> Renderer::destroy_instance(InstanceHandle handle) {
                        handle.value);
   }
   --Impl::find(impl_->meshes, inst->desc.mesh.value)->users;
-  if (inst->desc.texture) --Impl::find(impl_->textures, inst->desc.texture.value)->users;
+  impl_->count_textures(inst->desc, -1);
   inst->used = false;
   return ok();
 }
@@ -730,6 +1088,7 @@ Result<void> Renderer::render(const View& view) {
   glDisable(GL_CULL_FACE);
   glDisable(GL_SCISSOR_TEST);
   glDisable(GL_RASTERIZER_DISCARD);
+  glDisable(GL_FRAMEBUFFER_SRGB);  // the clear colour is stored as given
   const GLuint no_id[4] = {0, 0, 0, 0};
   const float no_motion[4] = {0, 0, 0, 0};
   const float far_depth = 1.0f;
@@ -740,25 +1099,53 @@ Result<void> Renderer::render(const View& view) {
 
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, im.store.buffer());
   const float viewport[2] = {static_cast<float>(view.width), static_cast<float>(view.height)};
+  const Vec3 light = normalize(view.light_direction);
+  const Vec3 to_eye = normalize(view.camera.eye - view.camera.target);
   for (DrawProgram* p : {&im.ids, &im.color}) {
     glProgramUniformMatrix4fv(p->program, p->view_proj, 1, GL_FALSE, view_proj.m);
     glProgramUniformMatrix4fv(p->program, p->previous_view_proj, 1, GL_FALSE, previous_view_proj.m);
     if (p->viewport >= 0) glProgramUniform2fv(p->program, p->viewport, 1, viewport);
   }
+  glProgramUniform3fv(im.color.program, im.color.light, 1, &light.x);
+  glProgramUniform1f(im.color.program, im.color.ambient, view.ambient);
+  glProgramUniform3fv(im.color.program, im.color.eye, 1, &view.camera.eye.x);
+  glProgramUniform1i(im.color.program, im.color.orthographic, view.camera.orthographic ? 1 : 0);
+  glProgramUniform3fv(im.color.program, im.color.to_eye, 1, &to_eye.x);
+  const size_t first_blend = im.sort_instances(view.camera);
+  const size_t count = im.order.size();
   glEnable(GL_DEPTH_TEST);
-  // The depth/ids/motion pass.
+  // The depth/ids/motion pass of the opaque and MASK instances.
   const GLenum ids_buffers[3] = {GL_NONE, GL_COLOR_ATTACHMENT1, GL_COLOR_ATTACHMENT2};
   glNamedFramebufferDrawBuffers(im.fbo, 3, ids_buffers);
   glDepthFunc(GL_LESS);
-  im.draw_all(im.ids);
-  // The colour pass, on the depth the first pass left (gl_Position is invariant).
+  im.draw_range(im.ids, 0, first_blend);
+  // Their colour pass, on the depth the first pass left (gl_Position is invariant).
   const GLenum color_buffers[3] = {GL_COLOR_ATTACHMENT0, GL_NONE, GL_NONE};
   glNamedFramebufferDrawBuffers(im.fbo, 3, color_buffers);
   glDepthFunc(GL_LEQUAL);
   glDepthMask(GL_FALSE);
-  im.draw_all(im.color);
+  glEnable(GL_FRAMEBUFFER_SRGB);  // linear colours in, sRGB bytes stored, blending in linear
+  im.draw_range(im.color, 0, first_blend);
+  if (first_blend < count) {
+    // BLEND instances, back to front, "over" what is drawn, depth tested, not written.
+    glEnable(GL_BLEND);
+    glBlendEquation(GL_FUNC_ADD);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    im.draw_range(im.color, first_blend, count);
+    glDisable(GL_BLEND);
+    glDisable(GL_FRAMEBUFFER_SRGB);
+    // Then their ids and motion: the nearest BLEND surface in front of the opaque ones.
+    glNamedFramebufferDrawBuffers(im.fbo, 3, ids_buffers);
+    glDepthMask(GL_TRUE);
+    glDepthFunc(GL_LESS);
+    im.draw_range(im.ids, first_blend, count);
+  }
+  glDisable(GL_FRAMEBUFFER_SRGB);
   glDepthMask(GL_TRUE);
   glDisable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);
+  glFrontFace(GL_CCW);
+  for (GLuint unit = 0; unit < kSlots; ++unit) glBindSampler(unit, 0);
   glBindVertexArray(0);
   glUseProgram(0);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -792,8 +1179,8 @@ Result<Image> Renderer::read_color() {
   if (!impl_) return Error::make(ErrorCode::kInvalidArgument, "empty renderer");
   if (auto r = impl_->current(); !r) return r.error();
   if (!impl_->rendered) return Error::make(ErrorCode::kInvalidArgument, "read_color before render");
-  auto pixels = read_texture<uint8_t>(impl_->context, impl_->color_tex, impl_->width, impl_->height,
-                                      GL_RGBA, GL_UNSIGNED_BYTE, 4, "read_color");
+  auto pixels = read_texture<uint8_t>(impl_->context, impl_->color_view, impl_->width,
+                                      impl_->height, GL_RGBA, GL_UNSIGNED_BYTE, 4, "read_color");
   if (!pixels) return pixels.error();
   Image image;
   image.width = impl_->width;
@@ -835,7 +1222,7 @@ Result<void> Renderer::present(int width, int height) {
     return Error::make(ErrorCode::kInvalidArgument, "present: size %dx%d", width, height);
   }
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
-  glBlitNamedFramebuffer(impl_->fbo, 0, 0, 0, static_cast<GLint>(impl_->width),
+  glBlitNamedFramebuffer(impl_->read_fbo, 0, 0, 0, static_cast<GLint>(impl_->width),
                          static_cast<GLint>(impl_->height), 0, 0, width, height,
                          GL_COLOR_BUFFER_BIT, GL_LINEAR);
   return impl_->context->check_errors("present");

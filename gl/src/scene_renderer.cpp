@@ -9,10 +9,12 @@ namespace animpack::gl {
 
 namespace {
 
-// Shaded colours of mesh objects, by object index.
+// The linear base colours of parts without a material, by object index (the tracer's
+// object_color() palette, so both draw a material-less file alike).
 constexpr Vec4 kColors[] = {{0.90f, 0.55f, 0.24f, 1}, {0.35f, 0.67f, 0.90f, 1},
                             {0.55f, 0.82f, 0.43f, 1}, {0.86f, 0.43f, 0.67f, 1},
-                            {0.85f, 0.80f, 0.40f, 1}, {0.60f, 0.55f, 0.85f, 1}};
+                            {0.85f, 0.80f, 0.35f, 1}, {0.60f, 0.52f, 0.88f, 1},
+                            {0.40f, 0.80f, 0.78f, 1}, {0.88f, 0.40f, 0.40f, 1}};
 
 bool finite_span(std::span<const Mat4> s) {
   for (const Mat4& m : s) {
@@ -41,6 +43,47 @@ std::vector<float> bounds_uvs(std::span<const Vec3> positions) {
   return uvs;
 }
 
+// A pack slot as the renderer takes it: its texture's handle, uv set, sampler, transform.
+MaterialTexture slot_of(const TextureSlot& slot, std::span<const TextureHandle> textures) {
+  MaterialTexture t;
+  if (slot.texture < 0) return t;
+  t.texture = textures[static_cast<size_t>(slot.texture)];
+  t.uv_set = slot.uv_set;
+  t.sampler = Sampler{slot.wrap_s, slot.wrap_t, slot.mag_filter, slot.min_filter};
+  t.has_transform = slot.has_transform;
+  t.transform = slot.transform;
+  return t;
+}
+
+MaterialDesc material_of(const MaterialInfo& m, std::span<const TextureHandle> textures) {
+  MaterialDesc d;
+  d.base_color = m.base_color;
+  d.base_color_texture = slot_of(m.base_color_texture, textures);
+  d.metallic = m.metallic;
+  d.roughness = m.roughness;
+  d.metallic_roughness_texture = slot_of(m.metallic_roughness_texture, textures);
+  d.normal_texture = slot_of(m.normal_texture, textures);
+  d.normal_scale = m.normal_scale;
+  d.occlusion_texture = slot_of(m.occlusion_texture, textures);
+  d.occlusion_strength = m.occlusion_strength;
+  d.emissive = m.emissive;
+  d.emissive_texture = slot_of(m.emissive_texture, textures);
+  d.emissive_strength = m.emissive_strength;
+  d.alpha_mode = m.alpha_mode;
+  d.alpha_cutoff = m.alpha_cutoff;
+  d.double_sided = m.double_sided;
+  return d;
+}
+
+// Whether every texture a material names is one of the pack's `count`.
+bool slots_in_range(const MaterialInfo& m, size_t count) {
+  for (const TextureSlot* s : {&m.base_color_texture, &m.metallic_roughness_texture,
+                               &m.normal_texture, &m.occlusion_texture, &m.emissive_texture}) {
+    if (s->texture >= 0 && static_cast<size_t>(s->texture) >= count) return false;
+  }
+  return true;
+}
+
 Mat4 scale_x(const Mat4& m, float s) {
   Mat4 out = m;
   for (int r = 0; r < 4; ++r) out.m[r] = m.m[r] * s;
@@ -66,6 +109,9 @@ struct SceneRenderer::Impl {
   SceneOptions options;
   std::vector<MeshHandle> part_meshes;  // one per pack part
   std::vector<TextureHandle> sheets;    // one per sprite sheet
+  std::vector<TextureHandle> textures;  // one per pack texture
+  std::vector<MaterialDesc> materials;  // one per pack material
+  MaterialDesc fallback;                // parts without one (the object's colour goes in)
   MeshHandle card;
   std::vector<Object> objects;  // one per pack object
   std::vector<InstancePose> poses;
@@ -84,6 +130,9 @@ struct SceneRenderer::Impl {
     }
     if (card) (void)renderer->release_mesh(card);
     for (TextureHandle t : sheets) {
+      if (t) (void)renderer->release_texture(t);
+    }
+    for (TextureHandle t : textures) {
       if (t) (void)renderer->release_texture(t);
     }
   }
@@ -197,10 +246,40 @@ Result<SceneRenderer> SceneRenderer::create(Renderer* renderer, const Pack* pack
     if (!r) return r.error();
     pixels.push_back(*r);
   }
+  std::vector<std::span<const uint8_t>> texels;
+  for (size_t k = 0; k < pack->textures().size(); ++k) {
+    Result<std::span<const uint8_t>> r = pack->texture_pixels(static_cast<int>(k));
+    if (!r) return r.error();
+    texels.push_back(*r);
+  }
+  for (size_t m = 0; m < pack->materials().size(); ++m) {
+    if (!slots_in_range(pack->materials()[m], texels.size())) {
+      return Error::make(ErrorCode::kBadPack, "material %zu names a texture outside the pack's %zu",
+                         m, texels.size());
+    }
+  }
+  // Meshes shown as sprite cards keep the uvs of their x, y bounds (see the header).
+  std::vector<uint8_t> card_mesh(pack->meshes().size(), 0);
+  for (const ObjectInfo& o : pack->objects()) {
+    if (o.mesh >= 0 && o.animated && o.animation.sprite_sheet >= 0) {
+      card_mesh[static_cast<size_t>(o.mesh)] = 1;
+    }
+  }
   for (size_t p = 0; p < streams.size(); ++p) {
     const PartStreams& st = streams[p];
-    const std::vector<float> uvs = bounds_uvs(st.positions);
-    const MeshData data{st.positions, st.normals, st.tangents, uvs, st.indices};
+    std::vector<float> uvs;
+    if (card_mesh[static_cast<size_t>(pack->parts()[p].mesh)] != 0) {
+      uvs = bounds_uvs(st.positions);
+    } else {
+      uvs.reserve(st.texcoords0.size() * 2);
+      for (const Vec2& uv : st.texcoords0) {
+        uvs.push_back(uv.x);
+        uvs.push_back(uv.y);
+      }
+    }
+    MeshData data{st.positions, st.normals, st.tangents, uvs, st.indices};
+    data.texcoords1 = st.texcoords1;
+    data.colors = st.colors;
     Result<MeshHandle> mesh = pack->parts()[p].skinned
                                   ? renderer->upload_skinned_mesh(data, {st.joints, st.weights})
                                   : renderer->upload_mesh(data);
@@ -209,15 +288,31 @@ Result<SceneRenderer> SceneRenderer::create(Renderer* renderer, const Pack* pack
   }
   for (size_t k = 0; k < pixels.size(); ++k) {
     const Size size = pack->sprite_sheets()[k].atlas().size();
-    Result<TextureHandle> t = renderer->upload_texture(pixels[k], size.width, size.height);
+    TextureOptions sprite;
+    sprite.mipmaps = false;  // sampled nearest from level 0
+    Result<TextureHandle> t = renderer->upload_texture(pixels[k], size.width, size.height, sprite);
     if (!t) return t.error();
     im.sheets.push_back(*t);
   }
+  // Each pack texture once, in its colour space, with mipmaps; the slots name samplers.
+  for (size_t k = 0; k < texels.size(); ++k) {
+    const TextureInfo& info = pack->textures()[k];
+    TextureOptions stored;
+    stored.color_space = info.color_space;
+    Result<TextureHandle> t = renderer->upload_texture(texels[k], info.width, info.height, stored);
+    if (!t) return t.error();
+    im.textures.push_back(*t);
+  }
+  for (const MaterialInfo& m : pack->materials())
+    im.materials.push_back(material_of(m, im.textures));
+  im.fallback = material_of(pack->material(-1), im.textures);
+  im.fallback.metallic = 0;
+  im.fallback.roughness = 1;
   const Vec3 corners[4] = {{-0.5f, -0.5f, 0}, {0.5f, -0.5f, 0}, {0.5f, 0.5f, 0}, {-0.5f, 0.5f, 0}};
   const Vec3 normals[4] = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
-  const float uvs[8] = {0, 1, 1, 1, 1, 0, 0, 0};
+  const float card_uvs[8] = {0, 1, 1, 1, 1, 0, 0, 0};
   const uint32_t indices[6] = {0, 1, 2, 0, 2, 3};
-  Result<MeshHandle> card = renderer->upload_mesh({corners, normals, {}, uvs, indices});
+  Result<MeshHandle> card = renderer->upload_mesh({corners, normals, {}, card_uvs, indices});
   if (!card) return card.error();
   im.card = *card;
   im.objects.resize(pack->objects().size());
@@ -260,6 +355,14 @@ Result<void> SceneRenderer::draw(const Posed& posed, const View& view) {
         const int part_index = mesh.first_part + k;
         const PartInfo& part = im.pack->parts()[static_cast<size_t>(part_index)];
         desc.mesh = im.part_meshes[static_cast<size_t>(part_index)];
+        if (po.sprite_sheet < 0) {
+          if (part.material >= 0 && static_cast<size_t>(part.material) < im.materials.size()) {
+            desc.material = im.materials[static_cast<size_t>(part.material)];
+          } else {
+            desc.material = im.fallback;
+            desc.material->base_color = desc.color;
+          }
+        }
         desc.model = po.model;
         desc.previous_model = previous_model;
         if (part.joint >= 0 && !po.palette.empty()) {

@@ -101,6 +101,9 @@ void skin_vertex(out vec3 position, out vec3 normal, out vec4 tangent, out vec3 
 )glsl";
 
 const char* const kDrawVertex = R"glsl(
+layout(location = 4) in vec2 a_uv1;
+layout(location = 5) in vec4 a_color;
+
 uniform mat4 u_model;
 uniform mat4 u_previous_model;
 uniform mat4 u_view_proj;
@@ -108,7 +111,11 @@ uniform mat4 u_previous_view_proj;
 uniform mat3 u_normal_matrix;
 
 out vec3 v_normal;
+out vec4 v_tangent;
 out vec2 v_uv;
+out vec2 v_uv1;
+out vec4 v_color;
+out vec3 v_world;
 out vec4 v_clip;
 out vec4 v_previous_clip;
 invariant gl_Position;
@@ -124,28 +131,80 @@ void main() {
   gl_Position = clip;
   v_clip = clip;
   v_previous_clip = previous_clip;
+  v_world = world.xyz;
   v_normal = u_normal_matrix * normal;
+  v_tangent = vec4(mat3(u_model) * tangent.xyz, tangent.w);
   v_uv = a_uv;
+  v_uv1 = a_uv1;
+  v_color = a_color;
 }
 )glsl";
 
-const char* const kIdsFragment = R"glsl(#version 450 core
+const char* const kFragmentCommon = R"glsl(
 in vec3 v_normal;
+in vec4 v_tangent;
 in vec2 v_uv;
+in vec2 v_uv1;
+in vec4 v_color;
+in vec3 v_world;
 in vec4 v_clip;
 in vec4 v_previous_clip;
 
+// 0: a material (or the plain colour), 1: a sprite frame.
+uniform int u_mode;
+uniform vec4 u_uv_rect;  // the sprite frame: offset xy, scale zw
+// The material: base colour factor; (metallic, roughness, occlusion strength, normal
+// scale); emissive factor times strength; alpha mode (0 opaque, 1 mask, 2 blend), cutoff.
+uniform vec4 u_base_color;
+uniform vec4 u_terms;
+uniform vec3 u_emissive;
+uniform int u_alpha_mode;
+uniform float u_alpha_cutoff;
+uniform int u_has_tangents;
+// Slots 0 base colour, 1 metallic-roughness, 2 normal, 3 occlusion, 4 emissive: textured
+// or not, uv set, and the rows of the uv transform (uv' = (row0 . (uv, 1), row1 . (uv, 1))).
+uniform int u_slot_on[5];
+uniform int u_slot_uv[5];
+uniform vec3 u_slot_row0[5];
+uniform vec3 u_slot_row1[5];
+layout(binding = 0) uniform sampler2D u_base_tex;  // also the sprite's atlas
+layout(binding = 1) uniform sampler2D u_mr_tex;
+layout(binding = 2) uniform sampler2D u_normal_tex;
+layout(binding = 3) uniform sampler2D u_occlusion_tex;
+layout(binding = 4) uniform sampler2D u_emissive_tex;
+
+vec2 slot_uv(int k) {
+  vec3 uv = vec3(u_slot_uv[k] == 1 ? v_uv1 : v_uv, 1.0);
+  return vec2(dot(u_slot_row0[k], uv), dot(u_slot_row1[k], uv));
+}
+
+vec4 sprite_texel() { return texture(u_base_tex, u_uv_rect.xy + v_uv * u_uv_rect.zw); }
+
+// factor x texel (linear: an sRGB texture is decoded by GL) x vertex colour.
+vec4 base_color() {
+  vec4 base = u_base_color;
+  if (u_slot_on[0] != 0) base = base * texture(u_base_tex, slot_uv(0));
+  return base * v_color;
+}
+
+// MASK: below the cutoff. OPAQUE and BLEND surfaces have no holes (a BLEND fragment of
+// alpha 0 changes no colour but keeps its id, as the tracer's first surface does).
+bool is_hole(float alpha) { return u_alpha_mode == 1 && alpha < u_alpha_cutoff; }
+)glsl";
+
+const char* const kIdsFragment = R"glsl(
 uniform uint u_id;
-uniform int u_textured;
-uniform vec4 u_uv_rect;  // offset xy, scale zw
 uniform vec2 u_viewport;
-layout(binding = 0) uniform sampler2D u_texture;
 
 layout(location = 1) out uint o_id;
 layout(location = 2) out vec2 o_motion;
 
 void main() {
-  if (u_textured != 0 && texture(u_texture, u_uv_rect.xy + v_uv * u_uv_rect.zw).a < 0.5) discard;
+  if (u_mode == 1) {
+    if (sprite_texel().a < 0.5) discard;
+  } else if (u_alpha_mode != 0 && is_hole(base_color().a)) {
+    discard;
+  }
   o_id = u_id;
   // Pixels moved since the previous frame: x right, y down.
   vec2 d = (v_clip.xy / v_clip.w - v_previous_clip.xy / v_previous_clip.w) * 0.5 * u_viewport;
@@ -153,31 +212,83 @@ void main() {
 }
 )glsl";
 
-const char* const kColorFragment = R"glsl(#version 450 core
-in vec3 v_normal;
-in vec2 v_uv;
-in vec4 v_clip;
-in vec4 v_previous_clip;
-
-uniform int u_textured;
-uniform vec4 u_uv_rect;
-uniform vec4 u_color;
-layout(binding = 0) uniform sampler2D u_texture;
+const char* const kColorFragment = R"glsl(
+uniform vec3 u_light;       // the way the light travels, unit length
+uniform float u_ambient;
+uniform vec3 u_eye;
+uniform int u_orthographic;
+uniform vec3 u_to_eye;      // orthographic: the unit vector against the view direction
 
 layout(location = 0) out vec4 o_color;
 
+const float kPi = 3.14159265358979;
+
+// The target is sRGB: GL encodes what this stage writes. A sprite's texels are stored
+// bytes to show as they are, so they are decoded first (exact curve).
+float srgb_to_linear(float c) {
+  return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
+
+vec3 unit_or(vec3 v, vec3 fallback) {
+  float len = length(v);
+  return len > 0.0 ? v / len : fallback;
+}
+
 void main() {
-  if (u_textured != 0) {
-    vec4 t = texture(u_texture, u_uv_rect.xy + v_uv * u_uv_rect.zw);
+  if (u_mode == 1) {
+    vec4 t = sprite_texel();
     if (t.a < 0.5) discard;
-    o_color = vec4(t.rgb, 1.0);
+    o_color = vec4(srgb_to_linear(t.r), srgb_to_linear(t.g), srgb_to_linear(t.b), 1.0);
     return;
   }
-  float len = length(v_normal);
-  vec3 n = len > 0.0 ? v_normal / len : vec3(0.0, 0.0, 1.0);
-  // Two-sided: a light above and in front, plus ambient.
-  float light = 0.35 + 0.65 * abs(dot(n, vec3(0.3578, 0.8050, 0.4472)));
-  o_color = vec4(u_color.rgb * light, 1.0);
+  vec4 base = base_color();
+  if (u_alpha_mode != 0 && is_hole(base.a)) discard;
+  // Only double-sided surfaces show their back faces: their normal turns to the viewer.
+  vec3 n = unit_or(v_normal, vec3(0.0, 0.0, 1.0));
+  if (!gl_FrontFacing) n = -n;
+  if (u_slot_on[2] != 0 && u_has_tangents != 0) {
+    vec3 t = unit_or(v_tangent.xyz, vec3(1.0, 0.0, 0.0));
+    vec3 b = (v_tangent.w < 0.0 ? -1.0 : 1.0) * cross(n, t);
+    vec3 m = (2.0 * texture(u_normal_tex, slot_uv(2)).rgb - 1.0) *
+             vec3(u_terms.w, u_terms.w, 1.0);
+    n = unit_or(t * m.x + b * m.y + n * m.z, n);
+  }
+  float metallic = u_terms.x;
+  float roughness = u_terms.y;
+  if (u_slot_on[1] != 0) {
+    vec4 mr = texture(u_mr_tex, slot_uv(1));
+    metallic *= mr.b;
+    roughness *= mr.g;
+  }
+  roughness = max(roughness, 0.045);
+  float ao = 1.0;
+  if (u_slot_on[3] != 0) ao = 1.0 + u_terms.z * (texture(u_occlusion_tex, slot_uv(3)).r - 1.0);
+  vec3 emissive = u_emissive;
+  if (u_slot_on[4] != 0) emissive *= texture(u_emissive_tex, slot_uv(4)).rgb;
+
+  vec3 c_diff = base.rgb * (1.0 - metallic);
+  vec3 f0 = vec3(0.04 * (1.0 - metallic)) + base.rgb * metallic;
+  float a = roughness * roughness;
+  float a2 = a * a;
+  vec3 l = -u_light;
+  vec3 v = u_orthographic != 0 ? u_to_eye : unit_or(u_eye - v_world, n);
+  vec3 h = unit_or(l + v, n);
+  float nl = max(dot(n, l), 0.0);
+  float nv = max(dot(n, v), 0.0);
+  float nh = dot(n, h);
+  float vh = dot(v, h);
+  float dd = nh * nh * (a2 - 1.0) + 1.0;
+  float d = a2 / (kPi * dd * dd);
+  float vis_den = nl * sqrt(nv * nv * (1.0 - a2) + a2) + nv * sqrt(nl * nl * (1.0 - a2) + a2);
+  float vis = vis_den > 0.0 ? 0.5 / vis_den : 0.0;
+  float x = clamp(1.0 - vh, 0.0, 1.0);
+  vec3 f = f0 + (vec3(1.0) - f0) * (x * x * x * x * x);
+  float irradiance = kPi * (1.0 - u_ambient);
+  vec3 direct = (c_diff / kPi + f * (d * vis)) * (nl * irradiance);
+  vec3 ambient = u_ambient * ao * (c_diff + f0);
+  vec3 c = clamp(direct + ambient + emissive, 0.0, 1.0);
+  float alpha = u_alpha_mode == 2 ? clamp(base.a, 0.0, 1.0) : 1.0;
+  o_color = vec4(c, alpha);  // encoded by GL: the target is sRGB
 }
 )glsl";
 

@@ -5,14 +5,17 @@ namespace animpack::gl::shaders {
 
 // A vertex stage is kVersion, then kWithMotion or kWithoutMotion (whether the previous
 // position is computed), then kSkinCommon (the skin store, the vertex inputs, blending
-// and skinning), then kDrawVertex or kCaptureVertex. Fragment stages stand alone.
+// and skinning), then kDrawVertex or kCaptureVertex. A fragment stage is kVersion, then
+// kFragmentCommon (the inputs, the material's uniforms, base colour and holes), then
+// kIdsFragment or kColorFragment.
 extern const char* const kVersion;
 extern const char* const kWithMotion;
 extern const char* const kWithoutMotion;
 extern const char* const kSkinCommon;
 // The vertex stage of both render passes.
 extern const char* const kDrawVertex;
-// The ids/motion pass and the colour pass.
+// The ids/motion pass and the colour pass (the shading model of docs/gl.md).
+extern const char* const kFragmentCommon;
 extern const char* const kIdsFragment;
 extern const char* const kColorFragment;
 // The capture program (transform feedback): skinned position, normal, tangent and the

@@ -1,5 +1,7 @@
 // play_pack: plays a cooked pack's scene with the runtime's ScenePlayer and writes PNG
-// frames of its posed snapshot.
+// frames of its posed snapshot, ray traced by animpack::trace: textured and lit (the
+// shared shading model), anti-aliased, over a ground that takes the shadows, every frame
+// seen by one camera framed from the bounds of all the frames it writes.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -13,16 +15,40 @@
 #include "animpack/pack.h"
 #include "animpack/posed.h"
 #include "animpack/scene_player.h"
-#include "animpack/skinning.h"
-#include "frame_writer.h"
+#include "animpack/tracer/framing.h"
+#include "animpack/tracer/image.h"
+#include "animpack/tracer/render.h"
+#include "animpack/tracer/stage.h"
 
 namespace {
 
 using namespace animpack;
 
 int usage() {
-  std::fprintf(stderr, "usage: play_pack PACK [--ticks N] [--rate R] [--every K] [-o DIR]\n");
+  std::fprintf(stderr,
+               "usage: play_pack PACK [--ticks N] [--rate R] [--every K] [--size WxH]\n"
+               "                 [--samples 1|4|16] [--threads N] [-o DIR]\n");
   return 2;
+}
+
+// The frames look from the front (+z), a little right and above.
+constexpr Vec3 kView{0.25f, 0.3f, 1.0f};
+
+// A grey ground under everything: a square 12 radii of `box` each way, at its lowest y.
+Result<void> add_ground(trace::TraceScene& scene, const trace::Aabb& box) {
+  const Vec3 c = box.centre(), e = box.extent();
+  const float r = std::max(0.5f * length(e), 1e-3f) * 12.0f;
+  const float y = box.lo.y;
+  const Vec3 p[4] = {
+      {c.x - r, y, c.z - r}, {c.x + r, y, c.z - r}, {c.x + r, y, c.z + r}, {c.x - r, y, c.z + r}};
+  const Vec3 n[4] = {{0, 1, 0}, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}};
+  const uint32_t idx[6] = {0, 2, 1, 0, 3, 2};
+  trace::Material ground;
+  ground.base_color = {0.14f, 0.15f, 0.16f, 1.0f};
+  const uint32_t mat = scene.add_material(ground);
+  if (auto r2 = scene.add_mesh({p, n, {}, idx, trace::kNoObject, mat}); !r2) return r2.error();
+  scene.build();
+  return ok();
 }
 
 // Prints each tick's events as they are delivered and counts them per object.
@@ -45,7 +71,7 @@ struct Printer : Game {
 int main(int argc, char** argv) {
   if (argc < 2) return usage();
   const std::string path = argv[1];
-  long ticks = 240, every = 10;
+  long ticks = 240, every = 10, width = 480, height = 360, samples = 4, threads = 0;
   int rate = 60;
   std::string out_dir = "out/frames";
   for (int i = 2; i < argc; ++i) {
@@ -63,6 +89,20 @@ int main(int argc, char** argv) {
     } else if (std::strcmp(argv[i], "--rate") == 0) {
       if (!number(1, 10000, &r)) return usage();
       rate = static_cast<int>(r);
+    } else if (std::strcmp(argv[i], "--samples") == 0) {
+      if (!number(1, 16, &samples) || trace::sample_offsets(static_cast<int>(samples)).empty()) {
+        return usage();
+      }
+    } else if (std::strcmp(argv[i], "--threads") == 0) {
+      if (!number(0, 256, &threads)) return usage();
+    } else if (std::strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
+      char* end = nullptr;
+      width = std::strtol(argv[++i], &end, 10);
+      if (*end != 'x') return usage();
+      height = std::strtol(end + 1, &end, 10);
+      if (*end != '\0' || width < 16 || height < 16 || width > 4096 || height > 4096) {
+        return usage();
+      }
     } else if (std::strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
       out_dir = argv[++i];
     } else {
@@ -94,108 +134,72 @@ int main(int argc, char** argv) {
   std::printf("play_pack: %s: %u objects, %ld ticks at %d Hz\n", path.c_str(),
               player->object_count(), ticks, rate);
 
-  // The frames look from the front (+z), so face_camera cards stay as they are.
-  Camera camera;
-  camera.eye = {0, 0, 50};
-  camera.target = {0, 0, 0};
-  camera.orthographic = true;
+  // Pass 1: the box of every frame to be written (each frame's staged triangles), with
+  // camera-facing cards turned towards a far eye along the view; a second player (the
+  // runtime is deterministic, so it plays the very same ticks) stays for pass 2.
+  auto scout = ScenePlayer::create(&*pack, rate);
+  if (!scout) {
+    std::fprintf(stderr, "play_pack: %s\n", scout.error().message());
+    return 1;
+  }
+  Camera far_eye;
+  far_eye.eye = normalize(kView) * 1000.0f;
+  far_eye.target = {0, 0, 0};
+  trace::Aabb box;
+  for (int64_t tick = 0; tick < ticks; ++tick) {
+    scout->step();
+    if (tick % every != 0) continue;
+    auto scene = trace::stage_posed(*pack, scout->posed(&far_eye));
+    if (!scene) {
+      std::fprintf(stderr, "play_pack: tick %lld: %s\n", static_cast<long long>(tick),
+                   scene.error().message());
+      return 1;
+    }
+    box.merge(scene->bounds());
+  }
+  if (!box.valid()) {
+    std::fprintf(stderr, "play_pack: %s has nothing to draw\n", path.c_str());
+    return 1;
+  }
+  trace::FramingOptions framing;
+  framing.view = kView;
+  framing.margin = 1.04f;
+  trace::RenderOptions render;
+  render.width = static_cast<int>(width);
+  render.height = static_cast<int>(height);
+  render.samples = static_cast<int>(samples);
+  render.threads = static_cast<int>(threads);
+  render.camera = trace::frame_box(box, render.width, render.height, framing);
 
-  std::optional<samples::Frame> frame;
-  std::vector<Vec3> skinned, normals;
+  // Pass 2: play, print the events, trace and write the frames.
   int frames = 0;
   for (int64_t tick = 0; tick < ticks; ++tick) {
     player->step(&printer);
     if (tick % every != 0) continue;
-    const Posed& posed = player->posed(&camera);
-
-    // World-space triangles of every mesh object this tick.
-    struct Draw {
-      std::vector<Vec3> positions, normals;
-      std::vector<uint32_t> indices;
-      samples::Rgb color;
-    };
-    std::vector<Draw> draws;
-    Vec3 lo{std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), 0};
-    Vec3 hi{-lo.x, -lo.y, 0};
-    auto grow = [&](Vec3 v) {
-      lo = {std::min(lo.x, v.x), std::min(lo.y, v.y), 0};
-      hi = {std::max(hi.x, v.x), std::max(hi.y, v.y), 0};
-    };
-    const samples::Rgb palette_colors[] = {
-        {230, 140, 60}, {90, 170, 230}, {140, 210, 110}, {220, 110, 170}};
-    for (const PosedObject& o : posed.objects) {
-      if (o.mesh < 0) continue;
-      const MeshInfo& mesh = pack->meshes()[static_cast<size_t>(o.mesh)];
-      for (int k = 0; k < mesh.part_count; ++k) {
-        const int part_index = mesh.first_part + k;
-        const PartInfo& part = pack->parts()[static_cast<size_t>(part_index)];
-        auto s = pack->part_streams(part_index);
-        if (!s) {
-          std::fprintf(stderr, "play_pack: %s\n", s.error().message());
-          return 1;
-        }
-        Draw d;
-        d.color = palette_colors[o.object % 4];
-        d.indices.assign(s->indices.begin(), s->indices.end());
-        std::span<const Vec3> pos = s->positions, nrm = s->normals;
-        Mat4 m = o.model;
-        if (part.skinned && !o.palette.empty()) {
-          skinned.resize(pos.size());
-          normals.resize(nrm.size());
-          if (auto r =
-                  skin({pos, nrm, {}, s->joints, s->weights}, o.palette, {skinned, normals, {}});
-              !r) {
-            std::fprintf(stderr, "play_pack: %s\n", r.error().message());
-            return 1;
-          }
-          pos = skinned;
-          nrm = normals;
-        } else if (part.joint >= 0 && static_cast<size_t>(part.joint) < o.palette.size()) {
-          m = mul_affine(o.model, o.palette[static_cast<size_t>(part.joint)]);
-        }
-        for (const Vec3& v : pos) {
-          d.positions.push_back(transform_point(m, v));
-          grow(d.positions.back());
-        }
-        for (const Vec3& n : nrm) d.normals.push_back(normalize(transform_vector(m, n)));
-        draws.push_back(std::move(d));
-      }
+    auto scene = trace::stage_posed(*pack, player->posed(&render.camera));
+    if (scene) {
+      if (auto g = add_ground(*scene, box); !g) scene = g.error();
     }
-    for (const PosedObject& o : posed.objects) {
-      if (o.sprite_sheet < 0) continue;
-      const Vec3 c{o.model.m[12], o.model.m[13], o.model.m[14]};
-      grow({c.x - 0.6f, c.y - 0.6f, 0});
-      grow({c.x + 0.6f, c.y + 0.6f, 0});
+    if (!scene) {
+      std::fprintf(stderr, "play_pack: tick %lld: %s\n", static_cast<long long>(tick),
+                   scene.error().message());
+      return 1;
     }
-    if (!frame) {  // fit the camera to the first frame, with a margin
-      const float w = hi.x - lo.x, h = hi.y - lo.y;
-      const float size = std::max(w, h * 4.0f / 3.0f) * 1.15f;
-      const Vec3 mid{(lo.x + hi.x) / 2, (lo.y + hi.y) / 2, 0};
-      frame.emplace(480, 360, Vec3{mid.x - size / 2, mid.y - size * 0.375f, 0},
-                    Vec3{mid.x + size / 2, mid.y + size * 0.375f, 0});
-    }
-    frame->clear();
-    for (const Draw& d : draws) frame->draw(d.positions, d.normals, d.indices, d.color);
-    for (const PosedObject& o : posed.objects) {
-      if (o.sprite_sheet < 0) continue;
-      const SpriteSheet& sheet = pack->sprite_sheets()[static_cast<size_t>(o.sprite_sheet)];
-      if (o.sprite_frame >= sheet.atlas().frame_count()) continue;
-      const PixelRect r = sheet.atlas().frames()[o.sprite_frame];
-      auto pixels = pack->sprite_pixels(o.sprite_sheet);
-      if (!pixels) {
-        std::fprintf(stderr, "play_pack: %s\n", pixels.error().message());
-        return 1;
-      }
-      const ObjectInfo& info = pack->objects()[static_cast<size_t>(o.object)];
-      frame->blit(*pixels, sheet.atlas().size().width, r.x, r.y, r.width, r.height,
-                  {o.model.m[12], o.model.m[13], o.model.m[14]}, 1.2f * info.scale.y);
+    auto frame = trace::render(*scene, render);
+    if (!frame) {
+      std::fprintf(stderr, "play_pack: %s\n", frame.error().message());
+      return 1;
     }
     char name[64];
     std::snprintf(name, sizeof name, "/frame_%04lld.png", static_cast<long long>(tick));
-    if (!frame->write_png(out_dir + name)) return 2;
+    if (auto w = trace::write_png(frame->color, out_dir + name); !w) {
+      std::fprintf(stderr, "play_pack: %s\n", w.error().message());
+      return 2;
+    }
     ++frames;
   }
-  std::printf("summary: %ld ticks, %d PNG frames in %s\n", ticks, frames, out_dir.c_str());
+  std::printf("summary: %ld ticks, %d PNG frames of %ldx%ld (%ld samples a pixel) in %s\n", ticks,
+              frames, width, height, samples, out_dir.c_str());
   for (uint32_t i = 0; i < player->object_count(); ++i) {
     const ObjectId id{i};
     const std::string_view name = player->name(id);

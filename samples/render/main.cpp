@@ -12,8 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "animpack/bounds.h"
 #include "animpack/camera.h"
 #include "animpack/gl/context.h"
+#include "animpack/gl/framing.h"
 #include "animpack/gl/renderer.h"
 #include "animpack/gl/scene_renderer.h"
 #include "animpack/pack.h"
@@ -30,46 +32,20 @@ int usage() {
   return 2;
 }
 
-// A front view of everything the snapshot holds (bind-pose bounds), a little from above.
-Camera fit_camera(const Pack& pack, const Posed& posed, float aspect) {
-  Vec3 lo{std::numeric_limits<float>::max(), std::numeric_limits<float>::max(),
-          std::numeric_limits<float>::max()};
-  Vec3 hi{-lo.x, -lo.y, -lo.z};
-  auto grow = [&](Vec3 p) {
-    lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
-    hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
-  };
-  for (const PosedObject& o : posed.objects) {
-    if (o.mesh < 0) {
-      const Vec3 c = transform_point(o.model, {0, 0, 0});
-      grow(c - Vec3{0.5f, 0.5f, 0.5f});
-      grow(c + Vec3{0.5f, 0.5f, 0.5f});
-      continue;
-    }
-    const MeshInfo& mesh = pack.meshes()[static_cast<size_t>(o.mesh)];
-    for (int k = 0; k < mesh.part_count; ++k) {
-      const int part = mesh.first_part + k;
-      const PartInfo& info = pack.parts()[static_cast<size_t>(part)];
-      auto streams = pack.part_streams(part);
-      if (!streams) continue;
-      Mat4 m = o.model;
-      if (info.joint >= 0 && static_cast<size_t>(info.joint) < o.palette.size()) {
-        m = mul_affine(o.model, o.palette[static_cast<size_t>(info.joint)]);
-      }
-      for (const Vec3& p : streams->positions) grow(transform_point(m, p));
-    }
+// The box of everything shown at every tick written (a first run of its own player over
+// the same ticks): the union of each object's ScenePlayer::world_bounds, or of the posed
+// vertices for a pack that stores no bounds (version 1).
+Box shown_box(const Pack& pack, int32_t rate, long ticks, long every) {
+  Box box;
+  auto player = ScenePlayer::create(&pack, rate);
+  if (!player) return box;
+  for (long t = 0; t < ticks; ++t) {
+    player->step();
+    if (t % every != 0) continue;
+    Result<Box> world = gl::world_box(*player);
+    box = gl::merge_boxes(box, world ? *world : gl::posed_box(pack, player->posed()));
   }
-  Camera camera;
-  if (lo.x > hi.x) return camera;  // nothing to look at
-  const Vec3 center = (lo + hi) * 0.5f;
-  const float radius = std::max(0.5f * length(hi - lo), 0.01f);
-  const float fit = std::max(1.0f, 1.0f / aspect);  // keep the width in view when tall
-  const float distance = radius * fit / std::tan(camera.fov_y * 0.5f) * 1.1f;
-  camera.target = center;
-  camera.eye = center + normalize(Vec3{0.0f, 0.35f, 1.0f}) * distance;
-  camera.near_plane = std::max(distance - radius * 2.0f, distance * 0.01f);
-  camera.far_plane = distance + radius * 2.0f;
-  return camera;
+  return box;
 }
 
 bool write_png(const std::string& path, uint32_t w, uint32_t h, const uint8_t* rgba) {
@@ -159,7 +135,14 @@ int main(int argc, char** argv) {
                 player->object_count(), ticks, rate, width, height,
                 context->info().renderer.c_str(), context->info().backend.c_str());
     const float aspect = static_cast<float>(width) / static_cast<float>(height);
-    const Camera camera = fit_camera(*pack, player->posed(), aspect);
+    const Box shown = shown_box(*pack, static_cast<int32_t>(rate), ticks, every);
+    const Camera camera = gl::frame_box(shown, aspect);
+    if (shown.valid()) {
+      std::printf("render: framed on (%g %g %g) .. (%g %g %g)\n", static_cast<double>(shown.lo.x),
+                  static_cast<double>(shown.lo.y), static_cast<double>(shown.lo.z),
+                  static_cast<double>(shown.hi.x), static_cast<double>(shown.hi.y),
+                  static_cast<double>(shown.hi.z));
+    }
     std::vector<uint8_t> id_rgba;
     int frames = 0;
     for (long t = 0; t < ticks && status == 0; ++t) {

@@ -14,8 +14,10 @@
 #include <string_view>
 #include <vector>
 
+#include "animpack/bounds.h"
 #include "animpack/camera.h"
 #include "animpack/gl/context.h"
+#include "animpack/gl/framing.h"
 #include "animpack/gl/renderer.h"
 #include "animpack/gl/scene_renderer.h"
 #include "animpack/pack.h"
@@ -31,37 +33,27 @@ int usage() {
   return 2;
 }
 
-// The scene's bind-pose bounds at the first snapshot: centre and radius.
-void scene_bounds(const Pack& pack, const Posed& posed, Vec3* out_center, float* out_radius) {
-  Vec3 lo{std::numeric_limits<float>::max(), std::numeric_limits<float>::max(),
-          std::numeric_limits<float>::max()};
-  Vec3 hi{-lo.x, -lo.y, -lo.z};
-  auto grow = [&](Vec3 p) {
-    lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
-    hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
-  };
-  for (const PosedObject& o : posed.objects) {
-    if (o.mesh < 0) {
-      const Vec3 c = transform_point(o.model, {0, 0, 0});
-      grow(c - Vec3{0.5f, 0.5f, 0.5f});
-      grow(c + Vec3{0.5f, 0.5f, 0.5f});
-      continue;
-    }
-    const MeshInfo& mesh = pack.meshes()[static_cast<size_t>(o.mesh)];
-    for (int k = 0; k < mesh.part_count; ++k) {
-      const int part = mesh.first_part + k;
-      auto streams = pack.part_streams(part);
-      if (!streams) continue;
-      for (const Vec3& p : streams->positions) grow(transform_point(o.model, p));
-    }
+// The box of what the scene shows over its clips: a second player's objects'
+// ScenePlayer::world_bounds (the posed vertices for a pack without bounds), 64 ticks
+// sampled over the longest clip (at least 1 s, at most 10 s).
+Box clip_box(const Pack& pack, int32_t rate) {
+  double longest = 1.0;
+  for (int r = 0; r < pack.rig_count(); ++r) {
+    for (const Clip& c : pack.rig(r).clips()) longest = std::max(longest, double{c.duration()});
   }
-  if (lo.x > hi.x) {
-    *out_center = {};
-    *out_radius = 1;
-    return;
+  const long ticks = static_cast<long>(std::min(longest, 10.0) * rate) + 1;
+  const long every = std::max(1L, ticks / 64);
+  Box box;
+  auto player = ScenePlayer::create(&pack, rate);
+  if (!player) return box;
+  for (long t = 0; t < ticks; ++t) {
+    if (t % every == 0) {
+      Result<Box> world = gl::world_box(*player);
+      box = gl::merge_boxes(box, world ? *world : gl::posed_box(pack, player->posed()));
+    }
+    player->step();
   }
-  *out_center = (lo + hi) * 0.5f;
-  *out_radius = std::max(0.5f * length(hi - lo), 0.01f);
+  return box;
 }
 
 // What the keys change.
@@ -246,9 +238,7 @@ int main(int argc, char** argv) {
   GLFWwindow* window = context->window();
   glfwSetWindowUserPointer(window, &state);
   glfwSetKeyCallback(window, on_key);
-  Vec3 center;
-  float radius = 1;
-  scene_bounds(*pack, player->posed(), &center, &radius);
+  const Box shown = clip_box(*pack, static_cast<int32_t>(rate));
   const std::string pack_name = std::filesystem::path(path).filename().string();
 
   double last = glfwGetTime(), owed = 0;  // ticks owed to real time
@@ -274,13 +264,15 @@ int main(int argc, char** argv) {
     if (!context->framebuffer_size(&fb_width, &fb_height) || fb_width < 1 || fb_height < 1) {
       continue;  // minimised
     }
-    Camera camera;
-    const float distance = radius / std::tan(camera.fov_y * 0.5f) * 1.1f * state.zoom;
-    camera.target = center;
-    camera.eye =
-        center + Vec3{std::sin(state.yaw) * 0.94f, 0.33f, std::cos(state.yaw) * 0.94f} * distance;
-    camera.near_plane = std::max(distance * 0.01f, 0.01f);
-    camera.far_plane = distance + radius * 4.0f;
+    // Framed on the clips' box, turned by yaw about +y and pushed back by zoom.
+    gl::FramingOptions framing;
+    framing.direction = {std::sin(state.yaw) * 0.94f, 0.33f, std::cos(state.yaw) * 0.94f};
+    Camera camera =
+        gl::frame_box(shown, static_cast<float>(fb_width) / static_cast<float>(fb_height), framing);
+    const Vec3 back = camera.eye - camera.target;
+    camera.eye = camera.target + back * state.zoom;
+    camera.far_plane = camera.far_plane + length(back) * std::max(state.zoom - 1.0f, 0.0f);
+    camera.near_plane = std::min(camera.near_plane, length(back) * state.zoom * 0.5f);
     const gl::View view{camera,
                         {},
                         static_cast<uint32_t>(std::min(fb_width, 8192)),

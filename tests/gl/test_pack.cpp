@@ -1,5 +1,6 @@
 #include "test_pack.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
@@ -113,6 +114,88 @@ CookedPack make_test_pack() {
   object("arm", 1, -1);
   object("hero", -1, 0);
   object("sign", 2, 0);
+  return pack;
+}
+
+namespace {
+
+// A quad of side 1 centred at (x, 0, 0), facing +z, uvs u right and v down.
+CookedPart quad_part(float x, int material) {
+  CookedPart part;
+  part.source_node = 0;
+  part.source_mesh = 0;
+  part.source_primitive = 0;
+  part.positions = {
+      {x - 0.5f, -0.5f, 0}, {x + 0.5f, -0.5f, 0}, {x + 0.5f, 0.5f, 0}, {x - 0.5f, 0.5f, 0}};
+  part.normals.assign(4, Vec3{0, 0, 1});
+  part.texcoords0 = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+  part.indices = {0, 1, 2, 0, 2, 3};
+  part.source_vertices = {0, 1, 2, 3};
+  part.material = material;
+  return part;
+}
+
+}  // namespace
+
+bool light_cell(int cx, int cy) { return (cx + cy) % 2 == 0; }
+
+CookedPack make_board_pack() {
+  CookedPack pack;
+  CookedTexture tex;
+  tex.source_file = "board.gltf";
+  tex.source_image = 0;
+  tex.mime_type = "image/png";
+  tex.width = tex.height = 4;
+  tex.color_space = ColorSpace::kSrgb;
+  for (int y = 0; y < 4; ++y) {
+    for (int x = 0; x < 4; ++x) {
+      const bool light = light_cell(x, y);
+      const uint8_t t[4] = {static_cast<uint8_t>(light ? 240 : 40),
+                            static_cast<uint8_t>(light ? 200 : 30), static_cast<uint8_t>(20),
+                            static_cast<uint8_t>(light ? 255 : 0)};
+      for (int k = 0; k < 4; ++k) tex.rgba.push_back(t[k]);
+    }
+  }
+  pack.textures.push_back(tex);
+  for (AlphaMode mode : {AlphaMode::kOpaque, AlphaMode::kMask}) {
+    CookedMaterial m;
+    m.name = mode == AlphaMode::kOpaque ? "checker" : "holes";
+    m.source_file = "board.gltf";
+    m.info.source_material = static_cast<int>(pack.materials.size());
+    m.info.metallic = 0;
+    m.info.roughness = 0.8f;
+    m.info.base_color_texture.texture = 0;
+    m.info.base_color_texture.source_texture = 0;
+    m.info.base_color_texture.mag_filter = Filter::kNearest;
+    m.info.base_color_texture.min_filter = Filter::kNearest;
+    m.info.base_color_texture.wrap_s = Wrap::kClampToEdge;
+    m.info.base_color_texture.wrap_t = Wrap::kClampToEdge;
+    m.info.alpha_mode = mode;
+    pack.materials.push_back(m);
+  }
+  CookedMesh mesh;
+  mesh.name = "board";
+  mesh.source_file = "board.gltf";
+  mesh.parts.push_back(quad_part(-1.0f, 0));
+  mesh.parts.push_back(quad_part(0.0f, -1));
+  mesh.parts.push_back(quad_part(1.0f, 1));
+  mesh.parts[1].colors = {{1, 1, 1, 1}, {1, 1, 1, 1}, {0, 0, 1, 1}, {0, 0, 1, 1}};
+  for (const CookedPart& p : mesh.parts) {
+    for (const Vec3& v : p.positions) {
+      mesh.bind_bounds.lo = {std::min(mesh.bind_bounds.lo.x, v.x),
+                             std::min(mesh.bind_bounds.lo.y, v.y),
+                             std::min(mesh.bind_bounds.lo.z, v.z)};
+      mesh.bind_bounds.hi = {std::max(mesh.bind_bounds.hi.x, v.x),
+                             std::max(mesh.bind_bounds.hi.y, v.y),
+                             std::max(mesh.bind_bounds.hi.z, v.z)};
+    }
+  }
+  mesh.static_bounds = mesh.bind_bounds;
+  pack.meshes.push_back(std::move(mesh));
+  CookedObject o;
+  o.name = "board";
+  o.mesh = 0;
+  pack.objects.push_back(o);
   return pack;
 }
 

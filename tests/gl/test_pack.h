@@ -24,4 +24,14 @@ CookedPack make_test_pack();
 // The atlas texel (x, y) as RGBA.
 void atlas_texel(uint32_t x, uint32_t y, uint8_t out[4]);
 
+// The materials pack: mesh 0 "board", three unit quads facing +z centred at x = -1, 0, 1
+// (uvs u right, v down): the left one material 0 "checker" (OPAQUE, base colour texture 0,
+// nearest, clamped), the middle one no material (-1) with vertex colours turning blue at
+// its top, the right one material 1 "holes" (MASK with the same texture); texture 0 is a
+// 4 x 4 sRGB checker whose light cells are opaque yellow and dark cells transparent
+// near-black; object 0 "board" shows mesh 0, not animated.
+CookedPack make_board_pack();
+// Whether the checker's cell (cx, cy) is light.
+bool light_cell(int cx, int cy);
+
 }  // namespace animpack::gl::testing

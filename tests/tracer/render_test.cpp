@@ -144,15 +144,18 @@ TEST(Render, APosedColumnMatchesARasterizedReferenceExceptOnEdges) {
   EXPECT_EQ(diff->off_edge, 0u);
 }
 
-class NoHoles final : public HitFilter {
+// What TraceScene::closest counts, for the brute-force reference: no holes, no
+// single-sided triangle from behind.
+class Counts final : public HitFilter {
  public:
-  explicit NoHoles(const TraceScene& scene) : scene_(scene) {}
+  Counts(const TraceScene& scene, const Ray& ray) : scene_(scene), ray_(ray) {}
   bool accept(uint32_t triangle, const TriangleHit& hit) const override {
-    return !scene_.is_hole(triangle, hit.u, hit.v);
+    return scene_.hit_counts(ray_, triangle, hit.u, hit.v);
   }
 
  private:
   const TraceScene& scene_;
+  const Ray& ray_;
 };
 
 TEST(Render, TheBvhSeesWhatBruteForceSeesInEveryPixel) {
@@ -168,13 +171,13 @@ TEST(Render, TheBvhSeesWhatBruteForceSeesInEveryPixel) {
   cam.eye = {0.5f, 2.2f, 5.0f};
   cam.target = {0, 1.4f, -1};
   const int w = 64, h = 48;
-  const NoHoles filter(*scene);
   auto ids = render_ids(*scene, cam, w, h, 2);
   ASSERT_TRUE(ids);
   int hits = 0;
   for (int y = 0; y < h; ++y) {
     for (int x = 0; x < w; ++x) {
       const Ray ray = pixel_ray(cam, w, h, x, y);
+      const Counts filter(*scene, ray);
       Hit a, b;
       const bool ha = scene->closest(ray, &a);
       const bool hb = closest_hit_brute_force(scene->triangles(), ray, &b, &filter);
@@ -221,7 +224,7 @@ TEST(Render, GivesTheSameBitsForAnyThreadCountAndTileSize) {
 TraceScene square(Vec3 color, float z = 0.0f) {
   TraceScene scene;
   Material m;
-  m.color = color;
+  m.base_color = {color.x, color.y, color.z, 1.0f};
   const uint32_t mat = scene.add_material(m);
   const Vec3 p[4] = {{-1, -1, z}, {1, -1, z}, {1, 1, z}, {-1, 1, z}};
   const uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
@@ -230,26 +233,76 @@ TraceScene square(Vec3 color, float z = 0.0f) {
   return scene;
 }
 
-TEST(Render, ShadesLambertByTheLightsAngle) {
-  const TraceScene scene = square({1, 1, 1});
+// The shading model of docs/tracer.md written out again, on its own: the linear red
+// channel of a grey (base.r) dielectric or metal seen along -z through normal n.
+float reference_red(float base, float metallic, float roughness, Vec3 n, Vec3 v, Vec3 l,
+                    float ambient, float shadow) {
+  const double pi = 3.14159265358979;
+  const double c_diff = base * (1.0 - metallic), f0 = 0.04 * (1.0 - metallic) + base * metallic;
+  const double a = static_cast<double>(roughness) * roughness, a2 = a * a;
+  auto dotd = [](Vec3 p, Vec3 q) {
+    return double{p.x} * q.x + double{p.y} * q.y + double{p.z} * q.z;
+  };
+  const double nl = std::max(0.0, dotd(n, l)), nv = std::max(0.0, dotd(n, v));
+  double direct = 0;
+  if (nl > 0) {
+    Vec3 h = l + v;
+    h = h * static_cast<float>(1.0 / std::sqrt(dotd(h, h)));
+    const double nh = std::max(0.0, dotd(n, h)), vh = std::max(0.0, dotd(v, h));
+    const double d = a2 / (pi * std::pow(nh * nh * (a2 - 1) + 1, 2));
+    const double vis =
+        0.5 / (nl * std::sqrt(nv * nv * (1 - a2) + a2) + nv * std::sqrt(nl * nl * (1 - a2) + a2));
+    const double f = f0 + (1 - f0) * std::pow(1 - vh, 5);
+    direct = (c_diff / pi + f * d * vis) * nl * pi * (1 - ambient) * shadow;
+  }
+  return static_cast<float>(std::clamp(direct + ambient * (c_diff + f0), 0.0, 1.0));
+}
+
+// The byte the exact sRGB curve gives a linear value.
+int srgb_byte(float linear) {
+  const double l = std::clamp(static_cast<double>(linear), 0.0, 1.0);
+  const double e = l <= 0.0031308 ? l * 12.92 : 1.055 * std::pow(l, 1 / 2.4) - 0.055;
+  return static_cast<int>(e * 255.0 + 0.5);
+}
+
+TEST(Render, ShadesBySharedModelWithTheLightsAngle) {
+  TraceScene scene = square({1, 1, 1});
   RenderOptions o;
   o.width = o.height = 8;
+  o.camera.orthographic = true;  // one view direction for every sample: (0, 0, 1)
   o.camera.eye = {0, 0, 5};
   o.camera.target = {0, 0, 0};
   o.ambient = 0.2f;
+  const Vec3 n{0, 0, 1}, v{0, 0, 1};
   o.light_direction = {0, 0, -1};  // straight onto the square
   auto lit = render(scene, o);
   ASSERT_TRUE(lit);
-  EXPECT_EQ(lit->color.at(4, 4).r, 255);
+  EXPECT_EQ(lit->color.at(4, 4).r, 255);  // 0.2 * 1.04 + 0.8 * (1 + specular) > 1
   EXPECT_EQ(lit->ids[4 * 8 + 4], 7u);
-  o.light_direction = {0, -std::sqrt(3.0f), -1};  // 60 degrees off the normal
-  auto slanted = render(scene, o);
-  ASSERT_TRUE(slanted);
-  EXPECT_NEAR(slanted->color.at(4, 4).r, 0.6f * 255, 1.0f);  // 0.2 + 0.8 * cos 60
-  o.light_direction = {0, 0, 1};                             // from behind
+  // A darker, rougher grey at 60 degrees off the normal; then a metal.
+  Material m;
+  m.base_color = {0.3f, 0.3f, 0.3f, 1.0f};
+  m.roughness = 0.6f;
+  const Vec3 p[4] = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}};
+  const uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
+  for (float metallic : {0.0f, 1.0f}) {
+    m.metallic = metallic;
+    TraceScene grey;
+    const uint32_t mat = grey.add_material(m);
+    ASSERT_TRUE(grey.add_mesh({p, {}, {}, idx, 7, mat}));
+    grey.build();
+    o.light_direction = {0, -std::sqrt(3.0f), -1};
+    auto slanted = render(grey, o);
+    ASSERT_TRUE(slanted);
+    const Vec3 l = normalize(Vec3{0, std::sqrt(3.0f), 1});
+    EXPECT_NEAR(slanted->color.at(4, 4).r,
+                srgb_byte(reference_red(0.3f, metallic, 0.6f, n, v, l, 0.2f, 1.0f)), 1.0)
+        << metallic;
+  }
+  o.light_direction = {0, 0, 1};  // from behind: the ambient term alone
   auto dark = render(scene, o);
   ASSERT_TRUE(dark);
-  EXPECT_NEAR(dark->color.at(4, 4).r, 0.2f * 255, 1.0f);
+  EXPECT_NEAR(dark->color.at(4, 4).r, srgb_byte(0.2f * 1.04f), 1.0);
   EXPECT_EQ(dark->color.at(0, 0).r, static_cast<uint8_t>(o.background.x * 255.0f + 0.5f));
   EXPECT_EQ(dark->ids[0], kNoObject);
 }
@@ -273,12 +326,13 @@ TEST(Render, AnOccluderCastsAShadowTowardsTheLight) {
   o.camera.eye = {0, 0, 6};
   o.light_direction = {0, 0, -1};
   o.ambient = 0.25f;
+  const Vec3 n{0, 0, 1}, v{0, 0, 1};
   // Straight down the light: the roof hides its own shadow; look at the ground beside it.
   auto frame = render(scene, o);
   ASSERT_TRUE(frame);
   const Rgba lit = frame->color.at(30, 20);
   EXPECT_EQ(frame->ids[20 * 40 + 10], 2u);
-  EXPECT_EQ(lit.r, static_cast<uint8_t>(0.8f * 255 + 0.5f));
+  EXPECT_NEAR(lit.r, srgb_byte(reference_red(0.8f, 0, 1, n, v, n, 0.25f, 1.0f)), 1.0);
   // Now the light comes in at 45 degrees from +x: the shadow falls to the roof's -x side
   // onto the ground, and the ground beyond it stays lit.
   o.light_direction = {-1, 0, -1};
@@ -287,7 +341,7 @@ TEST(Render, AnOccluderCastsAShadowTowardsTheLight) {
   const int shadow_x = 3;  // world x = -1.65: in the roof's shadow, not under the roof
   EXPECT_EQ(frame->ids[20 * 40 + shadow_x], 1u);
   EXPECT_LT(frame->color.at(shadow_x, 20).r, frame->color.at(30, 20).r);
-  EXPECT_NEAR(frame->color.at(shadow_x, 20).r, 0.25f * 0.8f * 255, 1.0f);
+  EXPECT_NEAR(frame->color.at(shadow_x, 20).r, srgb_byte(0.25f * (0.8f + 0.04f)), 1.0);
   o.shadows = false;
   frame = render(scene, o);
   ASSERT_TRUE(frame);

@@ -11,6 +11,8 @@
 
 #include "animpack/animator.h"
 #include "animpack/skinning.h"
+#include "animpack/tracer/render.h"
+#include "animpack/tracer/shading.h"
 #include "trace_fixture.h"
 
 namespace animpack::trace {
@@ -192,12 +194,12 @@ TEST(TraceScene, RefusesMeshesThatDoNotHoldTogether) {
   tex.height = 2;
   tex.rgba.assign(16, 255);
   Material textured;
-  textured.texture = static_cast<int>(scene.add_texture(tex));
-  textured.rect = {0, 0, 2, 2};
+  textured.base_color_texture.texture = static_cast<int>(scene.add_texture(tex));
+  textured.base_color_texture.rect = {0, 0, 2, 2};
   const uint32_t m = scene.add_material(textured);
   EXPECT_EQ(code_of(scene.add_mesh({p, {}, {}, ok_idx, 1, m})),
             ErrorCode::kInvalidArgument);  // textured without texture coordinates
-  textured.rect = {1, 1, 2, 2};
+  textured.base_color_texture.rect = {1, 1, 2, 2};
   const uint32_t outside = scene.add_material(textured);
   const Uv uv[3] = {{0, 0}, {1, 0}, {0, 1}};
   EXPECT_EQ(code_of(scene.add_mesh({p, {}, uv, ok_idx, 1, outside})), ErrorCode::kInvalidArgument);
@@ -207,6 +209,68 @@ TEST(TraceScene, RefusesMeshesThatDoNotHoldTogether) {
   EXPECT_FALSE(scene.built());
   scene.build();
   EXPECT_TRUE(scene.built());
+}
+
+}  // namespace
+}  // namespace animpack::trace
+
+namespace animpack::trace {
+namespace {
+
+TEST(StageMaterials, PartsTakeThePacksMaterialsAndTexturesOnceEach) {
+  auto pack = Pack::from_bytes(trace_test::textured_pack_bytes());
+  ASSERT_TRUE(pack) << pack.error().message();
+  Posed posed;
+  for (int i = 0; i < 2; ++i) {
+    PosedObject o;
+    o.object = i;
+    o.mesh = 0;
+    o.model = to_matrix(Trs{pack->objects()[static_cast<size_t>(i)].position, {}, {1, 1, 1}});
+    posed.objects.push_back(o);
+  }
+  auto scene = stage_posed(*pack, posed);
+  ASSERT_TRUE(scene) << scene.error().message();
+  ASSERT_EQ(scene->textures().size(), 1u);  // shared by both objects
+  EXPECT_EQ(scene->textures()[0].color_space, ColorSpace::kSrgb);
+  // Materials: the default, the pack's one, and each object's colour for part 1.
+  ASSERT_EQ(scene->materials().size(), 4u);
+  const Material& checker = scene->materials()[1];
+  EXPECT_EQ(checker.base_color_texture.texture, 0);
+  EXPECT_TRUE(checker.base_color_texture.nearest);
+  EXPECT_EQ(checker.metallic, 1.0f);
+  EXPECT_TRUE(checker.double_sided);
+  const Material& plain = scene->materials()[2];
+  EXPECT_EQ(plain.base_color.x, object_color(0).x);
+  EXPECT_EQ(plain.metallic, 0.0f);
+  EXPECT_EQ(plain.roughness, 1.0f);
+  EXPECT_FALSE(plain.double_sided);  // glTF's default material
+
+  // Seen from the front at ambient 1: the checker's texels and the object's colour.
+  RenderOptions o;
+  o.width = 16;
+  o.height = 8;
+  o.samples = 1;
+  o.ambient = 1.0f;
+  o.camera.orthographic = true;
+  o.camera.ortho_height = 2.0f;
+  o.camera.eye = {1, 1, 10};
+  o.camera.target = {1, 1, 0};
+  auto frame = render(*scene, o);
+  ASSERT_TRUE(frame);
+  // x from -1 to 3, 4 pixels a unit: pixel 1 is u = 0.19 of the quad, pixel 6 u = 0.81.
+  for (const auto& [px, py, tx, ty] :
+       {std::array<int, 4>{1, 1, 0, 0}, {6, 1, 1, 0}, {1, 6, 0, 1}, {6, 6, 1, 1}}) {
+    const std::array<uint8_t, 4> t =
+        trace_test::checker_texel(static_cast<uint32_t>(tx), static_cast<uint32_t>(ty));
+    const Rgba c = frame->color.at(px, py);
+    EXPECT_EQ(c.r, t[0]) << px << "," << py;
+    EXPECT_EQ(c.g, t[1]) << px << "," << py;
+    EXPECT_EQ(c.b, t[2]) << px << "," << py;
+    EXPECT_EQ(frame->ids[static_cast<size_t>(py * 16 + px)], object_id(0));
+  }
+  const Rgba untextured = frame->color.at(13, 4);  // x = 2.375: part 1, c_diff + F0
+  EXPECT_EQ(untextured.r, linear_to_srgb_byte(object_color(0).x + 0.04f));
+  EXPECT_EQ(untextured.g, linear_to_srgb_byte(object_color(0).y + 0.04f));
 }
 
 }  // namespace

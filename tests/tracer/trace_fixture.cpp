@@ -156,6 +156,63 @@ std::vector<uint8_t> pack_bytes() {
   return write_pack(pack);
 }
 
+std::array<uint8_t, 4> checker_texel(uint32_t x, uint32_t y) {
+  static const std::array<uint8_t, 4> texels[4] = {
+      {200, 40, 40, 255}, {40, 200, 40, 255}, {40, 40, 200, 255}, {230, 230, 60, 255}};
+  return texels[(y % 2) * 2 + x % 2];
+}
+
+std::vector<uint8_t> textured_pack_bytes() {
+  CookedPack pack;
+  CookedTexture tex;
+  tex.source_file = "tile.gltf";
+  tex.source_image = 0;
+  tex.mime_type = "image/png";
+  tex.width = tex.height = 2;
+  tex.color_space = ColorSpace::kSrgb;
+  for (uint32_t y = 0; y < 2; ++y) {
+    for (uint32_t x = 0; x < 2; ++x) {
+      const std::array<uint8_t, 4> c = checker_texel(x, y);
+      tex.rgba.insert(tex.rgba.end(), c.begin(), c.end());
+    }
+  }
+  pack.textures.push_back(std::move(tex));
+  CookedMaterial mat;
+  mat.name = "checker";
+  mat.source_file = "tile.gltf";
+  mat.info.source_material = 0;
+  mat.info.metallic = 1.0f;  // shown exactly at ambient 1
+  mat.info.roughness = 0.5f;
+  mat.info.base_color_texture.texture = 0;
+  mat.info.base_color_texture.mag_filter = Filter::kNearest;
+  mat.info.base_color_texture.min_filter = Filter::kNearest;
+  mat.info.double_sided = true;
+  pack.materials.push_back(std::move(mat));
+
+  CookedMesh tile;
+  tile.name = "tile";
+  tile.source_file = "tile.gltf";
+  const std::vector<Vec3> up{{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+  CookedPart textured =
+      part_of({{-1, 0, 0}, {1, 0, 0}, {1, 2, 0}, {-1, 2, 0}}, up, {0, 1, 2, 0, 2, 3});
+  textured.texcoords0 = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+  textured.material = 0;
+  tile.parts.push_back(std::move(textured));
+  CookedPart plain =
+      part_of({{1.5f, 0, 0}, {2.5f, 0, 0}, {2.5f, 2, 0}, {1.5f, 2, 0}}, up, {0, 1, 2, 0, 2, 3});
+  plain.source_primitive = 1;
+  tile.parts.push_back(std::move(plain));
+  pack.meshes.push_back(std::move(tile));
+  for (const char* name : {"first", "second"}) {
+    CookedObject o;
+    o.name = name;
+    o.mesh = 0;
+    pack.objects.push_back(std::move(o));
+  }
+  pack.objects[1].position = {0, 0, -5};
+  return write_pack(pack);
+}
+
 Posed posed(const Pack& pack, std::span<const Mat4> column_palette,
             std::span<const Mat4> arm_palette, uint32_t frame) {
   Posed p;

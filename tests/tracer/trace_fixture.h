@@ -26,6 +26,14 @@ namespace animpack::trace_test {
 
 inline constexpr int kColumn = 0, kCard = 1, kFloater = 2, kArm = 3;
 
+// A second pack, with a material and a texture: mesh 0 "tile" has part 0, the quad
+// x in [-1, 1], y in [0, 2] at z = 0 facing +z, textured (uv (0, 0) at its top-left) by
+// material 0 (metallic 1, double-sided, base colour texture 0: the 2 x 2 sRGB checker of
+// checker_texel(), nearest), and part 1, the quad x in [1.5, 2.5], without a material.
+// Objects "first" at the origin and "second" at z = -5 both show it.
+std::vector<uint8_t> textured_pack_bytes();
+std::array<uint8_t, 4> checker_texel(uint32_t x, uint32_t y);
+
 // The pack's bytes (from_bytes copies them).
 std::vector<uint8_t> pack_bytes();
 // The opaque colour of atlas frame f.

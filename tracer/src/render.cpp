@@ -1,10 +1,13 @@
-// Primary rays through pixel centres (camera.h), Lambert shading with one shadow ray to
-// a directional light, tiles handed out to std::threads through an atomic counter.
+// Primary rays at fixed sample points in each pixel (camera.h), the shading model of
+// shading.h with one shadow ray to a directional light, BLEND layers composited front to
+// back, tiles handed out to std::threads through an atomic counter.
 #include "animpack/tracer/render.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <thread>
 
 namespace animpack::trace {
@@ -15,6 +18,19 @@ struct Target {
   Image* color = nullptr;  // null: ids only
   std::vector<uint32_t>* ids = nullptr;
 };
+
+constexpr Vec2 kCentre[1] = {{0.5f, 0.5f}};
+constexpr Vec2 kRotatedGrid[4] = {
+    {0.375f, 0.125f}, {0.875f, 0.375f}, {0.125f, 0.625f}, {0.625f, 0.875f}};
+constexpr std::array<Vec2, 16> rooks16() {
+  std::array<Vec2, 16> out{};
+  for (int i = 0; i < 16; ++i) {
+    out[static_cast<size_t>(i)] = {(static_cast<float>((5 * i + 3) % 16) + 0.5f) / 16.0f,
+                                   (static_cast<float>(i) + 0.5f) / 16.0f};
+  }
+  return out;
+}
+constexpr std::array<Vec2, 16> kRooks16 = rooks16();
 
 Result<void> check(const TraceScene& scene, int width, int height, int threads, int tile) {
   if (width < 1 || height < 1 || width > 16384 || height > 16384) {
@@ -38,19 +54,17 @@ int thread_count(int requested) {
   return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 256u));
 }
 
-uint8_t to_byte(float v) {
-  const float c = std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f;
-  return static_cast<uint8_t>(c);
-}
-
 class Renderer {
  public:
   Renderer(const TraceScene& scene, const RenderOptions& options, Target target)
-      : scene_(scene), o_(options), target_(target) {
+      : scene_(scene), o_(options), target_(target), samples_(sample_offsets(options.samples)) {
     light_ = normalize(o_.light_direction * -1.0f);  // towards the light
     const Aabb b = scene.bounds();
     const float size = b.valid() ? length(b.extent()) : 1.0f;
     bias_ = 1e-4f * std::max(size, 1e-3f);
+    background_ = {srgb_to_linear(o_.background.x), srgb_to_linear(o_.background.y),
+                   srgb_to_linear(o_.background.z)};
+    ambient_ = std::clamp(o_.ambient, 0.0f, 1.0f);
   }
 
   void run(int threads, int tile) {
@@ -62,7 +76,7 @@ class Renderer {
         const int x0 = t % tiles_x * tile, y0 = t / tiles_x * tile;
         const int x1 = std::min(o_.width, x0 + tile), y1 = std::min(o_.height, y0 + tile);
         for (int y = y0; y < y1; ++y) {
-          for (int x = x0; x < x1; ++x) shade(x, y);
+          for (int x = x0; x < x1; ++x) pixel(x, y);
         }
       }
     };
@@ -75,52 +89,112 @@ class Renderer {
   }
 
  private:
-  void shade(int x, int y) {
+  void pixel(int x, int y) {
     const size_t pixel =
         static_cast<size_t>(y) * static_cast<size_t>(o_.width) + static_cast<size_t>(x);
-    const Ray ray = pixel_ray(o_.camera, o_.width, o_.height, x, y);
-    Hit hit;
-    const bool found = scene_.closest(ray, &hit);
-    if (target_.ids) (*target_.ids)[pixel] = found ? scene_.object_ids()[hit.triangle] : kNoObject;
+    // The pixel-centre ray: the id, and the colour too with one sample (its point).
+    const Ray centre = pixel_ray(o_.camera, o_.width, o_.height, x, y);
+    Hit centre_hit;
+    const bool centre_found = scene_.closest(centre, &centre_hit);
+    if (target_.ids) {
+      (*target_.ids)[pixel] = centre_found ? scene_.object_ids()[centre_hit.triangle] : kNoObject;
+    }
     if (!target_.color) return;
-    Vec3 c = o_.background;
-    if (found) {
-      const Surface s = scene_.surface(ray, hit);
-      if (s.unlit) {
-        c = s.color;
-      } else {
-        float lit = std::max(0.0f, dot(s.normal, light_));
-        if (lit > 0.0f && dot(s.geometric_normal, light_) <= 0.0f) lit = 0.0f;  // self-shadow
-        if (lit > 0.0f && o_.shadows) {
-          Ray shadow;
-          shadow.origin = s.position + s.geometric_normal * bias_;
-          shadow.direction = light_;
-          shadow.t_min = 0.0f;
-          if (scene_.occluded(shadow)) lit = 0.0f;
-        }
-        c = s.color * (o_.ambient + (1.0f - o_.ambient) * lit);
+    Vec3 sum{0, 0, 0};
+    if (samples_.size() == 1) {
+      sum = radiance(centre, centre_found, centre_hit);
+    } else {
+      for (const Vec2& offset : samples_) {
+        const Ray ray = image_ray(o_.camera, o_.width, o_.height, static_cast<float>(x) + offset.x,
+                                  static_cast<float>(y) + offset.y);
+        Hit hit;
+        const bool found = scene_.closest(ray, &hit);
+        sum = sum + radiance(ray, found, hit);
       }
     }
+    const Vec3 c = sum * (1.0f / static_cast<float>(samples_.size()));
     uint8_t* p = &target_.color->rgba[pixel * 4];
-    p[0] = to_byte(c.x);
-    p[1] = to_byte(c.y);
-    p[2] = to_byte(c.z);
+    p[0] = linear_to_srgb_byte(c.x);
+    p[1] = linear_to_srgb_byte(c.y);
+    p[2] = linear_to_srgb_byte(c.z);
     p[3] = 255;
+  }
+
+  // The linear colour a ray brings back: surfaces front to back, BLEND ones composited.
+  // `found` and `first`: what scene_.closest(ray) gave.
+  Vec3 radiance(const Ray& ray, bool found, Hit first) const {
+    if (!found) return background_;
+    Hit hit = first;
+    Vec3 sum{0, 0, 0};
+    float transmittance = 1.0f;
+    for (int layer = 0;; ++layer) {
+      const Surface s = scene_.surface(ray, hit);
+      const Vec3 c = shade_hit(ray, s);
+      if (s.alpha_mode != AlphaMode::kBlend || layer >= kMaxBlendLayers) {
+        return sum + c * transmittance;
+      }
+      const float a = std::clamp(s.base.w, 0.0f, 1.0f);
+      sum = sum + c * (transmittance * a);
+      transmittance *= 1.0f - a;
+      if (!(transmittance > 0.0f)) return sum;
+      Hit behind;
+      if (!scene_.next(ray, hit, &behind)) return sum + background_ * transmittance;
+      hit = behind;
+    }
+  }
+
+  Vec3 shade_hit(const Ray& ray, const Surface& s) const {
+    if (s.unlit) return shade(s, {}, light_, ambient_, 0.0f);
+    float shadow = 1.0f;
+    if (o_.shadows && dot(s.normal, light_) > 0.0f) {
+      // A face turned away from the light is in its own shadow; otherwise one ray.
+      if (dot(s.geometric_normal, light_) <= 0.0f) {
+        shadow = 0.0f;
+      } else {
+        Ray r;
+        r.origin = s.position + s.geometric_normal * bias_;
+        r.direction = light_;
+        r.t_min = 0.0f;
+        if (scene_.occluded(r)) shadow = 0.0f;
+      }
+    }
+    return shade(s, ray.direction * -1.0f, light_, ambient_, shadow);
   }
 
   const TraceScene& scene_;
   const RenderOptions& o_;
   Target target_;
+  std::span<const Vec2> samples_;
   Vec3 light_;
+  Vec3 background_;
+  float ambient_ = 0.3f;
   float bias_ = 1e-4f;
 };
 
 }  // namespace
 
+std::span<const Vec2> sample_offsets(int samples) {
+  switch (samples) {
+    case 1:
+      return kCentre;
+    case 4:
+      return kRotatedGrid;
+    case 16:
+      return kRooks16;
+    default:
+      return {};
+  }
+}
+
 Ray pixel_ray(const Camera& camera, int width, int height, int x, int y) {
+  return image_ray(camera, width, height, static_cast<float>(x) + 0.5f,
+                   static_cast<float>(y) + 0.5f);
+}
+
+Ray image_ray(const Camera& camera, int width, int height, float px, float py) {
   const float aspect = static_cast<float>(width) / static_cast<float>(height);
-  const float ndc_x = (static_cast<float>(x) + 0.5f) / static_cast<float>(width) * 2.0f - 1.0f;
-  const float ndc_y = 1.0f - (static_cast<float>(y) + 0.5f) / static_cast<float>(height) * 2.0f;
+  const float ndc_x = px / static_cast<float>(width) * 2.0f - 1.0f;
+  const float ndc_y = 1.0f - py / static_cast<float>(height) * 2.0f;
   Ray ray;
   camera_ray(camera, aspect, ndc_x, ndc_y, &ray.origin, &ray.direction);
   // GL keeps view depths in [near, far]: depth(t) = dot(origin - eye, forward) +
@@ -138,6 +212,10 @@ Result<Frame> render(const TraceScene& scene, const RenderOptions& options) {
   if (auto r = check(scene, options.width, options.height, options.threads, options.tile_size);
       !r) {
     return r.error();
+  }
+  if (sample_offsets(options.samples).empty()) {
+    return Error::make(ErrorCode::kInvalidArgument, "%d samples per pixel: 1, 4 or 16",
+                       options.samples);
   }
   Frame frame;
   frame.color = Image(options.width, options.height);
@@ -194,6 +272,50 @@ Result<IdDifference> compare_ids(std::span<const uint32_t> a, std::span<const ui
       if (interior(a, x, y) && interior(b, x, y)) ++d.off_edge;
     }
   }
+  return d;
+}
+
+Result<ColorDifference> compare_colors(const Image& a, const Image& b,
+                                       std::span<const uint32_t> ids, int tolerance) {
+  const int width = a.width, height = a.height;
+  const size_t n = static_cast<size_t>(width) * static_cast<size_t>(height);
+  if (b.width != width || b.height != height || ids.size() != n || a.rgba.size() != n * 4 ||
+      b.rgba.size() != n * 4) {
+    return Error::make(ErrorCode::kSizeMismatch, "images of %dx%d and %dx%d, %zu ids", width,
+                       height, b.width, b.height, ids.size());
+  }
+  ColorDifference d;
+  double total = 0;
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const size_t i = static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x);
+      if (ids[i] == kNoObject) continue;
+      bool interior = true;
+      for (int dy = -1; dy <= 1 && interior; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int nx = x + dx, ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+          if (ids[static_cast<size_t>(ny) * static_cast<size_t>(width) + static_cast<size_t>(nx)] !=
+              ids[i]) {
+            interior = false;
+            break;
+          }
+        }
+      }
+      if (!interior) continue;
+      ++d.compared;
+      int worst = 0;
+      for (int c = 0; c < 3; ++c) {
+        const int diff = std::abs(static_cast<int>(a.rgba[i * 4 + static_cast<size_t>(c)]) -
+                                  static_cast<int>(b.rgba[i * 4 + static_cast<size_t>(c)]));
+        worst = std::max(worst, diff);
+        total += diff;
+      }
+      d.max_channel = std::max(d.max_channel, worst);
+      if (worst > tolerance) ++d.over;
+    }
+  }
+  if (d.compared > 0) d.mean_channel = total / (3.0 * static_cast<double>(d.compared));
   return d;
 }
 

@@ -19,10 +19,11 @@
 // then every posed instance's current and previous palettes, rewritten by set_poses().
 // The vertex stage blends the four palette matrices of a vertex by its weights (summed in
 // joint order 0..3, as the CPU skin() does) and skins position, normal and tangent before
-// the instance's model matrix, in both passes of render(): a depth/ids/motion pass, then
-// the colour pass (depth-tested against it). The previous palette and previous model give
-// each vertex its previous position: a vertex that moved writes its motion in pixels, a
-// still one writes exactly zero.
+// the instance's model matrix, in every pass of render(): a depth/ids/motion pass, then
+// the colour pass (depth-tested against it), then the BLEND instances (see render()).
+// The previous palette and previous model give each vertex its previous position: a
+// vertex that moved writes its motion in pixels, a still one writes exactly zero. The
+// colour pass shades materials with the model of docs/gl.md ("Shading").
 //
 // Every function checks its arguments (and that the renderer's context is current)
 // before any GL call and returns an error instead of touching GL: kInvalidArgument (a
@@ -39,6 +40,7 @@
 #include <vector>
 
 #include "animpack/camera.h"
+#include "animpack/material.h"
 #include "animpack/math.h"
 #include "animpack/result.h"
 #include "animpack/skinning.h"
@@ -68,18 +70,77 @@ struct InstanceHandle {
 
 // The id buffer's value where nothing was drawn.
 inline constexpr uint32_t kNoId = 0;
-// The largest render target side, and the most vertices or indices of one mesh.
+// The largest render target side, the largest texture side (also held to the driver's
+// GL_MAX_TEXTURE_SIZE), and the most vertices or indices of one mesh.
 inline constexpr uint32_t kMaxTargetSize = 8192;
+inline constexpr uint32_t kMaxTextureSize = 16384;
 inline constexpr uint32_t kMaxMeshVertices = 1u << 24;
 
 // A mesh's vertex streams (the pack's PartStreams fit). positions and indices are
 // required; the others are empty or have one entry (uvs: two floats) per position.
 struct MeshData {
   std::span<const Vec3> positions;
-  std::span<const Vec3> normals;      // missing: (0, 0, 1)
-  std::span<const Vec4> tangents;     // missing: (1, 0, 0, 1)
-  std::span<const float> uvs;         // u right, v down from the image's top; missing: 0
-  std::span<const uint32_t> indices;  // triangles: a multiple of 3, each < positions.size()
+  std::span<const Vec3> normals;          // missing: (0, 0, 1)
+  std::span<const Vec4> tangents;         // missing: no normal mapping (see MaterialDesc)
+  std::span<const float> uvs;             // TEXCOORD_0: u right, v down from the image's top;
+                                          // missing: 0
+  std::span<const uint32_t> indices;      // triangles: a multiple of 3, each < positions.size()
+  std::span<const Vec2> texcoords1 = {};  // TEXCOORD_1, as uvs; missing: 0
+  std::span<const Vec4> colors = {};      // COLOR_0, linear RGBA; missing: (1, 1, 1, 1)
+};
+
+// How a texture is sampled (a glTF sampler). mag_filter is kNearest or kLinear.
+struct Sampler {
+  Wrap wrap_s = Wrap::kRepeat;
+  Wrap wrap_t = Wrap::kRepeat;
+  Filter mag_filter = Filter::kLinear;
+  Filter min_filter = Filter::kLinearMipmapLinear;
+  friend bool operator==(const Sampler&, const Sampler&) = default;
+};
+
+// How upload_texture() stores an image: kSrgb textures (base colour, emissive) are
+// GL_SRGB8_ALPHA8 and decoded to linear when sampled, kLinear ones GL_RGBA8. Mipmaps are
+// built (glGenerateMipmap) unless `mipmaps` is false. `sampler` is the texture's own
+// sampling, used by material slots that name no sampler of their own. Sprite frames
+// (InstanceDesc::texture) are always sampled nearest, clamped to the edge, level 0.
+struct TextureOptions {
+  ColorSpace color_space = ColorSpace::kLinear;
+  Sampler sampler;
+  bool mipmaps = true;
+};
+
+// One material slot: a texture, the uv set it reads (0: MeshData::uvs, 1: texcoords1),
+// its sampler (none: the texture's own) and its KHR_texture_transform (when
+// has_transform: uv' = T(offset) R(rotation) S(scale) uv, glTF's rotation sign). An
+// empty texture handle leaves the slot untextured (its texel reads as 1).
+struct MaterialTexture {
+  TextureHandle texture;
+  int uv_set = 0;
+  std::optional<Sampler> sampler;
+  bool has_transform = false;
+  UvTransform transform;
+};
+
+// The terms of a glTF metallic-roughness material (animpack/material.h) with uploaded
+// textures, shaded by the model of docs/gl.md ("Shading"). Defaults: glTF's default
+// material. Factors must be finite; metallic, roughness and occlusion_strength in
+// [0, 1], alpha_cutoff and emissive_strength >= 0.
+struct MaterialDesc {
+  Vec4 base_color{1, 1, 1, 1};         // linear RGBA factor
+  MaterialTexture base_color_texture;  // RGBA; upload it kSrgb
+  float metallic = 1;
+  float roughness = 1;
+  MaterialTexture metallic_roughness_texture;  // G roughness, B metallic; kLinear
+  MaterialTexture normal_texture;              // tangent space; kLinear; needs tangents
+  float normal_scale = 1;
+  MaterialTexture occlusion_texture;  // R; kLinear
+  float occlusion_strength = 1;
+  Vec3 emissive{0, 0, 0};            // linear RGB factor
+  MaterialTexture emissive_texture;  // kSrgb
+  float emissive_strength = 1;
+  AlphaMode alpha_mode = AlphaMode::kOpaque;
+  float alpha_cutoff = 0.5f;
+  bool double_sided = false;
 };
 
 // A skinned mesh's joints and weights, one entry per position. The mesh "names" joints
@@ -95,12 +156,16 @@ struct InstanceDesc {
   Mat4 model;           // mesh space -> world
   Mat4 previous_model;  // the model of the previous frame (motion vectors); = model for none
   uint32_t id = 1;      // written to the id buffer; not kNoId
-  Vec4 color{0.8f, 0.8f, 0.8f, 1.0f};  // shaded colour of untextured meshes (rgb, 0..1)
-  // A texture shows through the mesh's uvs mapped into `uv` (a sprite frame): texel
-  // (u0 + u (u1 - u0), v0 + v (v1 - v0)), nearest, unlit; texels with alpha < 0.5 are
-  // not drawn (in either pass).
+  // Without a material or a texture: shaded as the material {base_color = color,
+  // metallic 0, roughness 1, double-sided} (linear rgb, 0..1).
+  Vec4 color{0.8f, 0.8f, 0.8f, 1.0f};
+  // A sprite: a texture shows through the mesh's uvs mapped into `uv` (a sprite frame):
+  // texel (u0 + u (u1 - u0), v0 + v (v1 - v0)), nearest, unlit, both sides; texels with
+  // alpha < 0.5 are not drawn (in either pass). Not together with a material.
   TextureHandle texture;
   UvRect uv{0, 0, 1, 1};
+  // A lit, textured material (see MaterialDesc); its texture handles must name textures.
+  std::optional<MaterialDesc> material;
   bool visible = true;
 };
 
@@ -120,6 +185,10 @@ struct View {
   uint32_t width = 0;  // 1 .. kMaxTargetSize
   uint32_t height = 0;
   Vec4 clear_color{0.094f, 0.102f, 0.125f, 1.0f};
+  // The shading model's one directional light: the way its light travels (any length
+  // but 0) and the ambient share (0..1; the light's irradiance is pi (1 - ambient)).
+  Vec3 light_direction{-0.45f, -1.0f, -0.55f};
+  float ambient = 0.3f;
 };
 
 // An RGBA8 image, rows top first.
@@ -145,8 +214,13 @@ struct SkinStoreStats {
 
 // What render() checks of a view: kInvalidArgument for a size of 0 or over
 // kMaxTargetSize, a degenerate camera (eye at target, up along the view direction, near
-// <= 0, far <= near, fov_y outside (0, pi), ortho_height <= 0) or a non-finite clear colour.
+// <= 0, far <= near, fov_y outside (0, pi), ortho_height <= 0), a non-finite clear colour,
+// a zero or non-finite light direction or an ambient outside [0, 1].
 Result<void> check_view(const View& view);
+// What create_instance() checks of a material (handles aside): kInvalidArgument for a
+// factor outside the ranges MaterialDesc names, a uv set other than 0 or 1, an enum value
+// outside its enum, a magnification filter with mipmaps, or a non-finite transform.
+Result<void> check_material(const MaterialDesc& material);
 
 class Renderer {
  public:
@@ -178,16 +252,18 @@ class Renderer {
   // handle.
   uint32_t mesh_joint_count(MeshHandle mesh) const;
 
-  // An RGBA8 texture (rows top first, as Pack::sprite_pixels gives them).
-  // kInvalidArgument for a zero or over-8192 size; kSizeMismatch when rgba is not
-  // width * height * 4 bytes.
+  // An RGBA8 texture (rows top first, as Pack::sprite_pixels and Pack::texture_pixels
+  // give them), stored and sampled as `options` says. kInvalidArgument for a zero size or
+  // one over kMaxTextureSize (or the driver's GL_MAX_TEXTURE_SIZE), or a bad enum in the
+  // options (as check_material); kSizeMismatch when rgba is not width * height * 4 bytes.
   Result<TextureHandle> upload_texture(std::span<const uint8_t> rgba, uint32_t width,
-                                       uint32_t height);
+                                       uint32_t height, const TextureOptions& options = {});
   // kInvalidArgument when the handle names nothing or an instance still uses it.
   Result<void> release_texture(TextureHandle texture);
 
-  // Adds an instance. kInvalidArgument for a mesh or texture handle naming nothing, id
-  // kNoId, or a non-finite matrix.
+  // Adds an instance. kInvalidArgument for a mesh or texture handle (the sprite's or a
+  // material slot's) naming nothing, id kNoId, a non-finite matrix, both a sprite texture
+  // and a material, or a material check_material() refuses.
   Result<InstanceHandle> create_instance(const InstanceDesc& desc);
   // Replaces an instance's description (its pose is kept when the mesh is the same).
   Result<void> update_instance(InstanceHandle instance, const InstanceDesc& desc);
@@ -201,7 +277,15 @@ class Renderer {
   Result<void> set_poses(std::span<const InstancePose> poses);
 
   // Draws every visible instance into the renderer's own target (resized to the view):
-  // the ids/motion pass, then the colour pass. Fails as check_view() does.
+  // the ids/motion pass of the opaque and MASK instances (writing depth), their colour
+  // pass (depth LEQUAL, no depth writes), then the BLEND instances sorted back to front
+  // (by the distance along the view of model * their mesh's box centre; ties in instance
+  // order), blended "over" in linear light (the colour target is sRGB: GL encodes what is
+  // written, and decodes what is there to blend) with depth tested and not written, and
+  // last their ids/motion
+  // (depth LESS, written: the nearest BLEND surface's id). Single-sided materials cull
+  // back faces in every pass (a model of negative determinant flips the winding). Fails
+  // as check_view() does.
   Result<void> render(const View& view);
   // The last render()'s colour, ids (kNoId where nothing was drawn) and motion, rows top
   // first. kInvalidArgument before any render().

@@ -12,8 +12,15 @@
 //   position by `previous_palette`), then placed by `model`; a node-rig part (PartInfo
 //   joint >= 0) is placed by model * palette[joint]; any other part by model. A mesh
 //   with a rig and an empty palette draws its bind pose (node parts: model alone).
-// - a sprite object (sprite_sheet >= 0) with a mesh: that mesh is its card. The pack has
-//   no texture coordinates, so a card's uvs come from its part's mesh-space x, y bounds:
+// - each part with its pack material (Pack::material(part.material)): base colour
+//   texture x factor x COLOR_0, metallic-roughness, normal map (with the part's
+//   tangents), occlusion, emissive, alpha mode, double-sided, each slot with its sampler,
+//   uv set (TEXCOORD_0 / TEXCOORD_1) and KHR_texture_transform, shaded as docs/gl.md
+//   ("Shading") says. A part without a material (-1) is glTF's default material with the
+//   object's colour (a fixed palette by object index) as base colour, metallic 0 and
+//   roughness 1.
+// - a sprite object (sprite_sheet >= 0) with a mesh: that mesh is its card, unlit; a
+//   card's uvs come from its part's mesh-space x, y bounds (whatever TEXCOORD_0 it has):
 //   u = (x - min x) / (max x - min x), v = (max y - y) / (max y - min y).
 // - a sprite object without a mesh (when SceneOptions::cardless_sprites): a unit-high
 //   card in the object's x, y plane, centred on its origin, facing +z, as wide as the
@@ -23,8 +30,9 @@
 // Motion: the previous palettes, and the models of the previous draw() of the same
 // SceneRenderer (the first draw: the same models).
 //
-// The SceneRenderer uploads every mesh part and sprite atlas of the pack when created
-// (decoding them), and keeps one instance per drawn part. The pack and the renderer must
+// The SceneRenderer uploads every mesh part, sprite atlas and texture of the pack when
+// created (decoding them; each texture once, in its colour space, with mipmaps), and
+// keeps one instance per drawn part. The pack and the renderer must
 // outlive it and stay where they are (it keeps pointers to them).
 #pragma once
 
@@ -55,8 +63,9 @@ class SceneRenderer {
   ~SceneRenderer();
 
   // Uploads the pack's parts (decoded now: kBadPack when a part's streams fail their
-  // checks) and sprite atlases. kInvalidArgument for a null renderer or pack, or a
-  // renderer whose context is not current.
+  // checks, or a material names a texture outside the pack), sprite atlases and
+  // textures (an error of Pack::texture_pixels is returned as it is). kInvalidArgument for a null
+  // renderer or pack, or a renderer whose context is not current.
   static Result<SceneRenderer> create(Renderer* renderer, const Pack* pack,
                                       const SceneOptions& options = {});
 

@@ -1,0 +1,103 @@
+#include "animpack/gl/framing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "animpack/skinning.h"
+
+namespace animpack::gl {
+
+namespace {
+
+bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+void grow(Box& b, Vec3 p) {
+  if (!finite(p)) return;
+  b.lo = {std::min(b.lo.x, p.x), std::min(b.lo.y, p.y), std::min(b.lo.z, p.z)};
+  b.hi = {std::max(b.hi.x, p.x), std::max(b.hi.y, p.y), std::max(b.hi.z, p.z)};
+}
+
+}  // namespace
+
+Box merge_boxes(const Box& a, const Box& b) {
+  Box out = a;
+  if (b.valid()) {
+    grow(out, b.lo);
+    grow(out, b.hi);
+  }
+  return out;
+}
+
+Camera frame_box(const Box& box, float aspect, const FramingOptions& options) {
+  Camera camera;
+  const Vec3 dir = options.direction;
+  const float dir_len = finite(dir) ? length(dir) : 0.0f;
+  if (!box.valid() || !finite(box.lo) || !finite(box.hi) || !(aspect > 0.0f) ||
+      !std::isfinite(aspect) || !(dir_len > 0.0f) || !(options.fov_y > 0.0f) ||
+      !(options.fov_y < 3.14159f) || !(options.margin >= 1.0f) || !std::isfinite(options.margin)) {
+    return camera;
+  }
+  const Vec3 back = dir * (1.0f / dir_len);
+  if (std::abs(back.y) > 0.999f) return camera;  // along up: no look-at
+  const Vec3 center = (box.lo + box.hi) * 0.5f;
+  const float radius = std::max(0.5f * length(box.hi - box.lo), 0.01f);
+  // The narrower of the two fields of view decides.
+  const float half_y = options.fov_y * 0.5f;
+  const float half_x = std::atan(std::tan(half_y) * aspect);
+  const float half = std::min(half_x, half_y);
+  const float distance = radius / std::sin(half) * options.margin;
+  camera.fov_y = options.fov_y;
+  camera.target = center;
+  camera.eye = center + back * distance;
+  camera.near_plane = std::max(distance - radius * 1.5f, distance * 0.01f);
+  camera.far_plane = distance + radius * 1.5f;
+  return camera;
+}
+
+Box posed_box(const Pack& pack, const Posed& posed) {
+  Box box;
+  std::vector<Vec3> skinned;
+  for (const PosedObject& o : posed.objects) {
+    if (o.object < 0 || static_cast<size_t>(o.object) >= pack.objects().size()) continue;
+    if (o.mesh < 0) {
+      if (o.sprite_sheet < 0) continue;
+      const Vec3 c = transform_point(o.model, {0, 0, 0});
+      grow(box, c - Vec3{0.5f, 0.5f, 0.5f});
+      grow(box, c + Vec3{0.5f, 0.5f, 0.5f});
+      continue;
+    }
+    if (static_cast<size_t>(o.mesh) >= pack.meshes().size()) continue;
+    const MeshInfo& mesh = pack.meshes()[static_cast<size_t>(o.mesh)];
+    for (int k = 0; k < mesh.part_count; ++k) {
+      const int part = mesh.first_part + k;
+      const PartInfo& info = pack.parts()[static_cast<size_t>(part)];
+      Result<PartStreams> streams = pack.part_streams(part);
+      if (!streams) continue;
+      Mat4 m = o.model;
+      std::span<const Vec3> positions = streams->positions;
+      if (info.joint >= 0 && static_cast<size_t>(info.joint) < o.palette.size()) {
+        m = mul_affine(o.model, o.palette[static_cast<size_t>(info.joint)]);
+      } else if (info.skinned && !o.palette.empty()) {
+        skinned.resize(positions.size());
+        const SkinInput in{positions, {}, {}, streams->joints, streams->weights};
+        if (!skin(in, o.palette, {skinned, {}, {}})) continue;
+        positions = skinned;
+      }
+      for (const Vec3& p : positions) grow(box, transform_point(m, p));
+    }
+  }
+  return box;
+}
+
+Result<Box> world_box(const ScenePlayer& player) {
+  Box box;
+  for (uint32_t o = 0; o < player.object_count(); ++o) {
+    Result<Box> b = player.world_bounds(ObjectId{o});
+    if (!b) return b.error();
+    box = merge_boxes(box, *b);
+  }
+  return box;
+}
+
+}  // namespace animpack::gl
