@@ -576,6 +576,8 @@ class Importer {
   void generate_streams(CookedPart& part, const std::string& at) {
     if (part.normals.empty()) {
       generate_flat_normals(part);
+    }
+    if (part.normals_generated) {
       issues_.note(at + "/attributes", "NORMALS_GENERATED",
                    "The primitive has no NORMAL; flat normals were generated (" +
                        std::to_string(part.positions.size()) + " vertices after unwelding).");

@@ -346,11 +346,11 @@ TEST(GenerateTangents, AgreeWithBlendersOnTheRoundtripCube) {
   ASSERT_LE(offset + count * 8, bytes.size());
   std::vector<Vec2> uv(count);
   std::memcpy(uv.data(), bytes.data() + offset, count * 8);
-  // The importer delivers TEXCOORD_0 itself: it must be the accessor's, vertex for vertex.
+  // The import fills TEXCOORD_0 itself: it must be the file's values, per source vertex.
   ASSERT_EQ(part.texcoords0.size(), part.source_vertices.size());
   for (size_t v = 0; v < part.source_vertices.size(); ++v) {
-    EXPECT_EQ(part.texcoords0[v].x, uv[part.source_vertices[v]].x) << v;
-    EXPECT_EQ(part.texcoords0[v].y, uv[part.source_vertices[v]].y) << v;
+    ASSERT_EQ(part.texcoords0[v].x, uv[part.source_vertices[v]].x) << v;
+    ASSERT_EQ(part.texcoords0[v].y, uv[part.source_vertices[v]].y) << v;
   }
 
   const std::vector<Vec4> blender = part.tangents;  // one per source vertex (no reorder)
