@@ -74,19 +74,29 @@ void BM_AssimpImport(benchmark::State& state) {
 }
 BENCHMARK(BM_AssimpImport)->DenseRange(0, 2)->Unit(benchmark::kMicrosecond);
 
-// The path a game takes at load time with animpack: open the cooked pack (verify +
-// semantic checks), make an Animator, sample the first pose, decode every part.
-void BM_PackOpenFirstSample(benchmark::State& state) {
-  const int i = static_cast<int>(state.range(0));
+// Cooks corpus file i alone into a pack file: its rig and mesh, and (when `textured`) its
+// materials, textures and bounds as `animpack cook` writes them.
+fs::path cook_to_file(benchmark::State& state, int i, bool textured) {
   GltfDocument doc = read_gltf(corpus(i));
   ImportedModel model = import_gltf(doc, "m", kFiles[i]);
   CookedPack cooked;
   model.mesh.rig = 0;
   cooked.rigs.push_back(std::move(*model.rig));
   cooked.meshes.push_back(std::move(model.mesh));
-  const fs::path file =
-      fs::temp_directory_path() / ("animpack_bench_" + std::to_string(i) + ".anpk");
+  if (textured) {
+    cooked.materials = std::move(model.materials);
+    cooked.textures = std::move(model.textures);
+    compute_mesh_bounds(cooked.meshes[0], &cooked.rigs[0]);
+  }
+  const fs::path file = fs::temp_directory_path() / ("animpack_bench_" + std::to_string(i) +
+                                                     (textured ? "_textured" : "") + ".anpk");
   if (!write_file_atomically(file, write_pack(cooked)).empty()) state.SkipWithError("cannot write");
+  return file;
+}
+
+// Opens the pack, makes an Animator, samples the first pose and decodes every part (and,
+// with `textures`, every texture); the pack's size as the counter pack_bytes.
+void open_first_pose(benchmark::State& state, const fs::path& file, bool textures) {
   for (auto _ : state) {
     Result<Pack> pack = Pack::open(file.string());
     if (!pack) {
@@ -98,53 +108,31 @@ void BM_PackOpenFirstSample(benchmark::State& state) {
     a->evaluate(0);
     for (size_t p = 0; p < pack->parts().size(); ++p) {
       benchmark::DoNotOptimize(pack->part_streams(static_cast<int>(p)));
+    }
+    for (size_t t = 0; textures && t < pack->textures().size(); ++t) {
+      benchmark::DoNotOptimize(pack->texture_pixels(static_cast<int>(t)));
     }
     benchmark::DoNotOptimize(a->palette().data());
   }
   state.counters["pack_bytes"] = static_cast<double>(fs::file_size(file));
   fs::remove(file);
+}
+
+// The path a game takes at load time with animpack: open the cooked pack (verify +
+// semantic checks), make an Animator, sample the first pose, decode every part.
+void BM_PackOpenFirstSample(benchmark::State& state) {
+  const int i = static_cast<int>(state.range(0));
+  open_first_pose(state, cook_to_file(state, i, false), false);
   label(state, i);
 }
 BENCHMARK(BM_PackOpenFirstSample)->DenseRange(0, 2)->Unit(benchmark::kMicrosecond);
 
-// What a game does before its first textured draw, on the CPU: open the pack, make an
-// Animator, sample the first pose, decode every part and every texture (RGBA8 from LZ4,
-// ready to upload). Counter pack_bytes: the cooked pack's size (the whole file: rig,
-// clips, vertex streams, materials, textures).
+// What a game does before its first textured draw, on the CPU: the same, plus the
+// materials and every texture decoded (RGBA8 from LZ4, ready to upload). pack_bytes: the
+// whole file (rig, clips, vertex streams, materials, textures, bounds).
 void BM_PackOpenFirstTextured(benchmark::State& state) {
   const int i = static_cast<int>(state.range(0));
-  GltfDocument doc = read_gltf(corpus(i));
-  ImportedModel model = import_gltf(doc, "m", kFiles[i]);
-  CookedPack cooked;
-  model.mesh.rig = 0;
-  cooked.rigs.push_back(std::move(*model.rig));
-  cooked.meshes.push_back(std::move(model.mesh));
-  cooked.materials = std::move(model.materials);
-  cooked.textures = std::move(model.textures);
-  compute_mesh_bounds(cooked.meshes[0], &cooked.rigs[0]);
-  const std::vector<uint8_t> bytes = write_pack(cooked);
-  const fs::path file =
-      fs::temp_directory_path() / ("animpack_bench_textured_" + std::to_string(i) + ".anpk");
-  if (!write_file_atomically(file, bytes).empty()) state.SkipWithError("cannot write");
-  for (auto _ : state) {
-    Result<Pack> pack = Pack::open(file.string());
-    if (!pack) {
-      state.SkipWithError(pack.error().message());
-      break;
-    }
-    Result<Animator> a = Animator::create(&pack->rig(0), 60);
-    (void)a->play(uint16_t{0}, 0);
-    a->evaluate(0);
-    for (size_t p = 0; p < pack->parts().size(); ++p) {
-      benchmark::DoNotOptimize(pack->part_streams(static_cast<int>(p)));
-    }
-    for (size_t t = 0; t < pack->textures().size(); ++t) {
-      benchmark::DoNotOptimize(pack->texture_pixels(static_cast<int>(t)));
-    }
-    benchmark::DoNotOptimize(a->palette().data());
-  }
-  state.counters["pack_bytes"] = static_cast<double>(bytes.size());
-  fs::remove(file);
+  open_first_pose(state, cook_to_file(state, i, true), true);
   label(state, i);
 }
 BENCHMARK(BM_PackOpenFirstTextured)->DenseRange(0, 1)->Unit(benchmark::kMicrosecond);
