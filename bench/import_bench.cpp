@@ -87,6 +87,8 @@ fs::path cook_to_file(benchmark::State& state, int i, bool textured) {
     cooked.materials = std::move(model.materials);
     cooked.textures = std::move(model.textures);
     compute_mesh_bounds(cooked.meshes[0], &cooked.rigs[0]);
+  } else {
+    for (CookedPart& part : cooked.meshes[0].parts) part.material = -1;  // format 1's content
   }
   const fs::path file = fs::temp_directory_path() / ("animpack_bench_" + std::to_string(i) +
                                                      (textured ? "_textured" : "") + ".anpk");
