@@ -22,37 +22,23 @@ void grow(Box& b, Vec3 p) {
 
 Box merge_boxes(const Box& a, const Box& b) {
   Box out = a;
-  if (b.valid()) {
-    grow(out, b.lo);
-    grow(out, b.hi);
-  }
+  out.merge(b);
   return out;
 }
 
 Camera frame_box(const Box& box, float aspect, const FramingOptions& options) {
-  Camera camera;
-  const Vec3 dir = options.direction;
-  const float dir_len = finite(dir) ? length(dir) : 0.0f;
-  if (!box.valid() || !finite(box.lo) || !finite(box.hi) || !(aspect > 0.0f) ||
-      !std::isfinite(aspect) || !(dir_len > 0.0f) || !(options.fov_y > 0.0f) ||
-      !(options.fov_y < 3.14159f) || !(options.margin >= 1.0f) || !std::isfinite(options.margin)) {
-    return camera;
+  // Straight along up there is no look-at with +y up: the default camera, as documented.
+  const float len = finite(options.direction) ? length(options.direction) : 0.0f;
+  if (!(len > 0.0f) || std::abs(options.direction.y / len) > 0.999f ||
+      !(options.fov_y > 0.0f && options.fov_y < 3.14159f)) {
+    return Camera{};
   }
-  const Vec3 back = dir * (1.0f / dir_len);
-  if (std::abs(back.y) > 0.999f) return camera;  // along up: no look-at
-  const Vec3 center = (box.lo + box.hi) * 0.5f;
-  const float radius = std::max(0.5f * length(box.hi - box.lo), 0.01f);
-  // The narrower of the two fields of view decides.
-  const float half_y = options.fov_y * 0.5f;
-  const float half_x = std::atan(std::tan(half_y) * aspect);
-  const float half = std::min(half_x, half_y);
-  const float distance = radius / std::sin(half) * options.margin;
-  camera.fov_y = options.fov_y;
-  camera.target = center;
-  camera.eye = center + back * distance;
-  camera.near_plane = std::max(distance - radius * 1.5f, distance * 0.01f);
-  camera.far_plane = distance + radius * 1.5f;
-  return camera;
+  animpack::FramingOptions shared;
+  shared.view = options.direction;
+  shared.fov_y = std::clamp(options.fov_y, 0.05f, 3.0f);
+  shared.margin = options.margin;
+  Result<Camera> camera = animpack::camera_for_box(box, aspect, shared);
+  return camera ? *camera : Camera{};
 }
 
 Box posed_box(const Pack& pack, const Posed& posed) {

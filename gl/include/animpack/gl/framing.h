@@ -29,11 +29,11 @@ struct FramingOptions {
   float margin = 1.05f;               // the distance over the least that fits, >= 1
 };
 
-// A perspective camera looking at the box's centre from options.direction, at the
-// distance where the box's bounding sphere (radius at least 0.01) fits both the vertical
-// field of view and the horizontal one of `aspect` (width / height), times the margin;
-// near and far planes hug the sphere (near at least 1/100 of the distance). An empty or
-// non-finite box, a non-positive or non-finite aspect, or bad options give Camera{}.
+// animpack::camera_for_box (camera.h, shared with the tracer) looking from options.direction
+// with +y up: every corner of the box inside the image of aspect `aspect` (width /
+// height), `margin` times farther than the nearest such eye, near and far holding the box.
+// An empty or non-finite box, a non-positive or non-finite aspect, a direction along +y
+// or zero, or bad options give Camera{}.
 Camera frame_box(const Box& box, float aspect, const FramingOptions& options = {});
 
 // The union of two boxes (an empty one adds nothing).

@@ -6,11 +6,12 @@
 //   for (const animpack::trace::TraceScene& frame : frames) box.merge(frame.bounds());
 //   animpack::Camera camera = animpack::trace::frame_box(box, 320, 240);
 //
-// Perspective: the eye looks at the box's centre along the fixed direction -view (view
-// points from the target to the eye), at the nearest distance from which all 8 corners
-// project inside the image, then `margin` times farther. Orthographic: straight along
-// -view, the image as tall as the box's projection (or as wide, for the aspect) times
-// `margin`. Near and far planes hold the whole box.
+// Both are animpack::camera_for_box (camera.h, shared with gl/): perspective, the eye looks at
+// the box's centre along -view at the nearest distance from which all 8 corners project
+// inside the image, then `margin` times farther; orthographic, the image as tall as the
+// box's projection (or as wide, for the aspect) times `margin`. Near and far planes hold
+// the whole box. Here bad options are mended instead of refused (fov_y clamped to
+// [0.05, 3], margin at least 1, a zero view taken as +z).
 #pragma once
 
 #include "animpack/bounds.h"
