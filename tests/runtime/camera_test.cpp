@@ -1,12 +1,12 @@
 // camera_for_box: every corner of the box lands inside the image for wide, tall and
 // square images, perspective and orthographic, from several directions; refusals are
 // error values; the same box gives the same bits.
+#include "animpack/camera.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
-
-#include "animpack/camera.h"
 
 namespace animpack {
 namespace {
