@@ -1,5 +1,5 @@
-// Framing (CPU only): frame_box keeps every corner of a box inside the image for wide,
-// tall and square images; posed_box follows the pose (a skinned column bent at a tick is
+// Framing (CPU only): frame_box is the runtime's shared camera_for_box from gl's default
+// direction; posed_box follows the pose (a skinned column bent at a tick is
 // held, and differs from its bind pose); world_box holds a cooked CesiumMan's posed box
 // and is not much larger; refusals give the default camera.
 #include "animpack/gl/framing.h"
@@ -19,35 +19,22 @@
 namespace animpack::gl {
 namespace {
 
-// Where p lands in NDC.
-Vec3 ndc(const Camera& c, float aspect, Vec3 p) {
-  const Mat4 m = projection_matrix(c, aspect) * view_matrix(c);
-  const float x = m.m[0] * p.x + m.m[4] * p.y + m.m[8] * p.z + m.m[12];
-  const float y = m.m[1] * p.x + m.m[5] * p.y + m.m[9] * p.z + m.m[13];
-  const float z = m.m[2] * p.x + m.m[6] * p.y + m.m[10] * p.z + m.m[14];
-  const float w = m.m[3] * p.x + m.m[7] * p.y + m.m[11] * p.z + m.m[15];
-  return {x / w, y / w, z / w};
-}
-
-TEST(GlFraming, EveryCornerOfTheBoxIsInsideTheImage) {
-  Box box;
-  box.lo = {-0.3f, 0.0f, -0.2f};
-  box.hi = {0.4f, 1.8f, 0.25f};  // a standing figure
-  for (float aspect : {16.0f / 9.0f, 1.0f, 0.5f}) {
-    const Camera c = frame_box(box, aspect);
-    float widest = 0;
-    for (int k = 0; k < 8; ++k) {
-      const Vec3 p{(k & 1) ? box.hi.x : box.lo.x, (k & 2) ? box.hi.y : box.lo.y,
-                   (k & 4) ? box.hi.z : box.lo.z};
-      const Vec3 q = ndc(c, aspect, p);
-      EXPECT_LT(std::abs(q.x), 1.0f) << "aspect " << aspect << " corner " << k;
-      EXPECT_LT(std::abs(q.y), 1.0f) << "aspect " << aspect << " corner " << k;
-      EXPECT_GT(q.z, -1.0f);  // between the planes
-      EXPECT_LT(q.z, 1.0f);
-      widest = std::max(widest, std::max(std::abs(q.x), std::abs(q.y)));
-    }
-    EXPECT_GT(widest, 0.4f) << "the box is framed, not lost in the distance";
-  }
+// Where the corners land is the runtime's camera_for_box's test (tests/runtime/
+// camera_test.cpp); gl::frame_box adds its defaults and its refusals.
+TEST(GlFraming, IsTheSharedFramingFromItsDirection) {
+  const Box box{{-0.3f, 0.0f, -0.2f}, {0.4f, 1.8f, 0.25f}};  // a standing figure
+  FramingOptions options;
+  animpack::FramingOptions shared;
+  shared.view = options.direction;
+  shared.fov_y = options.fov_y;
+  shared.margin = options.margin;
+  const Camera ours = frame_box(box, 1.5f, options);
+  const Result<Camera> theirs = camera_for_box(box, 1.5f, shared);
+  ASSERT_TRUE(theirs);
+  EXPECT_TRUE(bits_equal(&ours.eye.x, &theirs->eye.x, 3));
+  EXPECT_TRUE(bits_equal(&ours.target.x, &theirs->target.x, 3));
+  EXPECT_EQ(ours.fov_y, options.fov_y);
+  EXPECT_EQ(ours.near_plane, theirs->near_plane);
 }
 
 TEST(GlFraming, BadInputGivesTheDefaultCamera) {

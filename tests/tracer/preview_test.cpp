@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -64,6 +65,34 @@ class Preview : public ::testing::Test {
                static_cast<std::streamsize>(bytes.size()));
   }
   void TearDown() override { fs::remove_all(dir_); }
+
+  // Cooks a one-object scene of a corpus model with `animpack cook` into NAME.anpk and
+  // opens it (nullopt, with a test failure, when either fails).
+  std::optional<animpack::Pack> cook_corpus(const std::string& name, const std::string& model) {
+    const fs::path file = fs::path(ANIMPACK_CORPUS_DIR) / model;
+    std::ofstream(dir_ / (name + ".toml"))
+        << "[[mesh]]\nname = \"" << name << "\"\nfile = \"" << file.string()
+        << "\"\n\n[[object]]\nname = \"" << name << "\"\nmesh = \"" << name << "\"\n";
+    const std::string pack = (dir_ / (name + ".anpk")).string();
+    const CliRun cook = run("cook " + (dir_ / (name + ".toml")).string() + " -o " + pack);
+    EXPECT_EQ(cook.status, 0) << cook.output;
+    auto opened = animpack::Pack::open(pack);
+    if (!opened) {
+      ADD_FAILURE() << opened.error().message();
+      return std::nullopt;
+    }
+    return std::move(*opened);
+  }
+
+  // The pack's first object at its bind pose, staged.
+  static animpack::Result<animpack::trace::TraceScene> stage_first(const animpack::Pack& pack) {
+    animpack::Posed posed;
+    animpack::PosedObject o;
+    o.object = 0;
+    o.mesh = 0;
+    posed.objects.push_back(o);
+    return animpack::trace::stage_posed(pack, posed);
+  }
 
   // Runs preview on the fixture pack writing `name`; the PNG (empty on failure).
   Png preview(const std::string& args, const std::string& name, CliRun* out_run = nullptr) {
@@ -190,23 +219,11 @@ TEST_F(Preview, RefusesWhatItCannotPreview) {
 // albedo under the light. Measured by the spread of r / (r + g + b) over the Fox's pixels:
 // one lit colour keeps it within a few hundredths; the texture spreads it by more than 0.1.
 TEST_F(Preview, ACookedFoxIsTexturedNotOneFlatColour) {
-  const fs::path fox = fs::path(ANIMPACK_CORPUS_DIR) / "gltf/Fox/glTF-Binary/Fox.glb";
-  std::ofstream(dir_ / "fox.toml") << "[[mesh]]\nname = \"fox\"\nfile = \"" << fox.string()
-                                   << "\"\n\n[[object]]\nname = \"fox\"\nmesh = \"fox\"\n";
+  const std::optional<animpack::Pack> opened = cook_corpus("fox", "gltf/Fox/glTF-Binary/Fox.glb");
+  ASSERT_TRUE(opened);
+  ASSERT_EQ(opened->textures().size(), 1u) << "the Fox's texture is in the pack";
   const std::string pack = (dir_ / "fox.anpk").string();
-  const CliRun cook = run("cook " + (dir_ / "fox.toml").string() + " -o " + pack);
-  ASSERT_EQ(cook.status, 0) << cook.output;
-  auto opened = animpack::Pack::open(pack);
-  ASSERT_TRUE(opened) << opened.error().message();
-  if (opened->textures().empty()) {
-    GTEST_SKIP() << "this cooker stores no textures yet (helper 'compiler', Step 2)";
-  }
-  animpack::Posed posed;
-  animpack::PosedObject o;
-  o.object = 0;
-  o.mesh = 0;
-  posed.objects.push_back(o);
-  auto scene = animpack::trace::stage_posed(*opened, posed);
+  auto scene = stage_first(*opened);
   ASSERT_TRUE(scene) << scene.error().message();
   animpack::trace::RenderOptions options;
   options.width = 160;
@@ -242,24 +259,11 @@ TEST_F(Preview, ACookedFoxIsTexturedNotOneFlatColour) {
 // BoxAnimated's two boxes have two materials (pink and blue in the file): staged from the
 // cooked pack, the parts keep them apart, and the picture shows both hues.
 TEST_F(Preview, BoxAnimatedShowsItsTwoMaterials) {
-  const fs::path box =
-      fs::path(ANIMPACK_CORPUS_DIR) / "gltf/BoxAnimated/glTF-Embedded/BoxAnimated.gltf";
-  std::ofstream(dir_ / "box.toml") << "[[mesh]]\nname = \"box\"\nfile = \"" << box.string()
-                                   << "\"\n\n[[object]]\nname = \"box\"\nmesh = \"box\"\n";
-  const std::string pack = (dir_ / "box.anpk").string();
-  const CliRun cook = run("cook " + (dir_ / "box.toml").string() + " -o " + pack);
-  ASSERT_EQ(cook.status, 0) << cook.output;
-  auto opened = animpack::Pack::open(pack);
-  ASSERT_TRUE(opened) << opened.error().message();
-  if (opened->materials().empty()) {
-    GTEST_SKIP() << "this cooker stores no materials yet (helper 'compiler', Step 2)";
-  }
-  animpack::Posed posed;
-  animpack::PosedObject o;
-  o.object = 0;
-  o.mesh = 0;
-  posed.objects.push_back(o);
-  auto scene = animpack::trace::stage_posed(*opened, posed);
+  const std::optional<animpack::Pack> opened =
+      cook_corpus("box", "gltf/BoxAnimated/glTF-Embedded/BoxAnimated.gltf");
+  ASSERT_TRUE(opened);
+  ASSERT_EQ(opened->materials().size(), 2u) << "both of BoxAnimated's materials are in the pack";
+  auto scene = stage_first(*opened);
   ASSERT_TRUE(scene) << scene.error().message();
   std::set<uint32_t> used(scene->triangle_materials().begin(), scene->triangle_materials().end());
   EXPECT_EQ(used.size(), 2u);
