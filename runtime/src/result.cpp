@@ -40,6 +40,16 @@ const char* error_code_name(ErrorCode code) {
       return "bad_pack";
     case ErrorCode::kIo:
       return "io";
+    case ErrorCode::kUnknownParameter:
+      return "unknown_parameter";
+    case ErrorCode::kWrongParameterKind:
+      return "wrong_parameter_kind";
+    case ErrorCode::kBadParameterValue:
+      return "bad_parameter_value";
+    case ErrorCode::kUnknownState:
+      return "unknown_state";
+    case ErrorCode::kBadGraph:
+      return "bad_graph";
   }
   return "unknown";
 }

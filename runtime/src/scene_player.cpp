@@ -138,7 +138,7 @@ Animate& Animate::blend(std::string_view clip, float weight) {
   if (layer_count_ + 1 >= kMaxLayers) {
     too_many_layers_ = true;
   } else {
-    layers_[layer_count_++] = {clip, weight};
+    layers_[layer_count_++] = {clip, weight, {}, false};
   }
   return *this;
 }

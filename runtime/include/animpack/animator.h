@@ -30,6 +30,29 @@
 //   passes per mark. A mark at an exact decimal time on a tick fires on that tick (its
 //   f32 is timed as the tick time it rounds from; docs/runtime.md "Event timing"); at a
 //   loop seam the end mark comes before the next pass's mark at 0.
+// - Masks and additive layers (LayerOptions): a layer may carry a joint mask (layers.h),
+//   its weight on joint j then being weight * mask[j] (0: the joint is left exactly as
+//   below; 1: set), and may be additive: it plays an additive clip (layers.h) whose deltas
+//   it adds over what is below, scaled by weight * mask[j]: translation and scale as
+//   below + w * delta, rotation as below * nlerp(identity, delta, w) (the delta turned in
+//   the joint's own frame; w = 1 composes the delta exactly, w = 0 changes nothing).
+// - Overlays (add_overlay) are layers over the whole result of the mixes, in the order
+//   added, each on its own clock; play(), crossfade() and play_blend() keep them, stop()
+//   and remove_overlay() end them.
+// - Synced mixes (crossfade_synced, set_blend_weights): the layers of a blend space. They
+//   share one normalised phase: with weights w_i (shares s_i = w_i / sum w) of clips of
+//   duration d_i the mix plays a cycle of D = sum s_i * d_i seconds, its clock s = offset
+//   + (tick - base) * speed / rate, and layer i shows clip time s * (d_i / D) mapped by the
+//   playback: every layer is at the same fraction s / D of its clip, so feet do not
+//   slide. Layers of weight 0 are skipped; the first layer of non-zero weight is set over
+//   the rest pose and each later one mixed in by w_i / (w_first + ... + w_i), so a mix
+//   whose weight is all on one clip poses exactly that clip played alone. A weight change
+//   rescales the clock so the phase never jumps.
+// - Event policy (AnimatorOptions::events): kEveryLayer delivers every layer's marks (as
+//   above); kLead, for state machines, delivers only the newest mix's (the one fading in)
+//   and, in it, only the marks of its heaviest layer (the largest share; the first of
+//   equals), plus the marks of overlays whose weight is above 0: a fade or a blend space
+//   never doubles a footstep.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +71,10 @@ namespace animpack {
 inline constexpr int kMaxMixes = 4;
 inline constexpr int kMaxLayers = 4;
 inline constexpr int kMaxRepeats = 64;
+// The most clips of one synced mix (a blend space's points).
+inline constexpr int kMaxBlendPoints = 16;
+// The most overlays at once.
+inline constexpr int kMaxOverlays = 8;
 
 // How a layer plays. speed in [0, kMaxSpeed] (clip seconds per second), start in
 // [0, kMaxStartSeconds] (seconds into the clip at the start tick); see limits.h.
@@ -62,6 +89,23 @@ struct BlendEntry {
   uint16_t clip = 0;
   float weight = 1.0f;
 };
+
+// How a layer applies over what is below it.
+enum class LayerMode : uint8_t {
+  kOverride = 0,  // mixes its clip's values in by weight (times mask)
+  kAdditive = 1,  // adds its additive clip's deltas, scaled by weight (times mask)
+};
+
+// A layer's weight, mask and mode for add_layer() and add_overlay().
+struct LayerOptions {
+  float weight = 1.0f;          // in [0, 1]
+  std::span<const float> mask;  // one weight in [0, 1] per joint, or empty: 1 everywhere.
+                                // Copied: it need not outlive the call.
+  LayerMode mode = LayerMode::kOverride;
+};
+
+// Which marks advance() delivers; see the header comment.
+enum class EventPolicy : uint8_t { kEveryLayer = 0, kLead = 1 };
 
 // Names a layer across ticks; 0 is never a valid id.
 struct LayerId {
@@ -86,6 +130,7 @@ struct AnimatorOptions {
   // crossed kMaxRepeats times in both ping-pong directions. Events beyond it are
   // counted in dropped_events(), never silently lost.
   uint32_t event_capacity = 0;
+  EventPolicy events = EventPolicy::kEveryLayer;
 };
 
 class Animator {
@@ -125,8 +170,37 @@ class Animator {
   Result<LayerId> play_blend(std::span<const BlendEntry> entries, int64_t tick,
                              const PlayOptions& options = {});
 
+  // Adds a layer with a mask and mode to the newest mix (blend() is add_layer with
+  // {weight}). Errors as blend(), and kSizeMismatch for a mask that is neither empty nor
+  // one weight per joint, kBadWeight for a mask weight outside [0, 1], kBadClip for an
+  // additive layer whose clip is not additive or an override layer whose clip is.
+  Result<LayerId> add_layer(uint16_t clip, const LayerOptions& layer, int64_t tick,
+                            const PlayOptions& options = {});
+
+  // Adds an overlay: a layer over the result of every mix (see the header comment).
+  // Errors as add_layer(), and kTooManyLayers past kMaxOverlays (not kNothingPlaying:
+  // overlays play over the rest pose too).
+  Result<LayerId> add_overlay(uint16_t clip, const LayerOptions& layer, int64_t tick,
+                              const PlayOptions& options = {});
+  // Ends an overlay (kNoSuchLayer if `layer` is not one).
+  Result<void> remove_overlay(LayerId layer);
+
+  // Starts a synced mix of these clips (a blend space at these weights) fading in over
+  // round(seconds * rate) ticks (0: at once) with the older mixes playing underneath, as
+  // crossfade() does. Weights are 0 or more, at least one above 0; entries 1 to
+  // kMaxBlendPoints. Returns the first layer's id (the others follow as consecutive ids);
+  // it names the mix for set_blend_weights() and set_speed(). options.start is seconds
+  // of the mix's clock. Errors: kInvalidArgument (entry count, fade), kBadWeight,
+  // play()'s.
+  Result<LayerId> crossfade_synced(std::span<const BlendEntry> entries, double seconds,
+                                   int64_t tick, const PlayOptions& options = {});
+  // New weights for the synced mix whose first layer is `first`, from `tick`, one per
+  // entry it was started with (kSizeMismatch otherwise; kBadWeight as above; kNoSuchLayer
+  // if `first` is not the first layer of a synced mix). The phase carries on.
+  Result<void> set_blend_weights(LayerId first, std::span<const float> weights, int64_t tick);
+
   // Changes a playing layer's speed (in [0, kMaxSpeed], else kBadSpeed) from `tick`,
-  // rebased so its clip time never jumps.
+  // rebased so its clip time never jumps. For a layer of a synced mix: the mix's speed.
   Result<void> set_speed(LayerId layer, float speed, int64_t tick);
   // Puts a playing layer at `seconds` (in [0, kMaxStartSeconds], else kBadStart) into
   // its clip at `tick` (marks before it are skipped, a mark exactly there fires).
@@ -135,7 +209,7 @@ class Animator {
   Result<void> set_playback(LayerId layer, Playback playback, int64_t tick);
   // Changes a layer's weight (in [0, 1]).
   Result<void> set_weight(LayerId layer, float weight);
-  // Stops everything: the rest pose from now on, no events.
+  // Stops everything, overlays too: the rest pose from now on, no events.
   void stop();
 
   // Events whose marks play passed since the previous advance() (for a layer started
@@ -154,6 +228,11 @@ class Animator {
   Result<double> clip_time(LayerId layer, int64_t tick) const;
   // The clip a layer plays.
   Result<uint16_t> layer_clip(LayerId layer) const;
+  // Passes a layer has played by `tick` since it started: its unwrapped play position
+  // over its clip's duration (a synced mix's phase, the same for all its layers; each
+  // direction of ping-pong is one pass); 1e300 for a clip of duration 0 (a still pose has
+  // always played through).
+  Result<double> passes(LayerId layer, int64_t tick) const;
   // How many mixes play, and how many layers the mix at `mix` has (0 if out of range).
   int mix_count() const { return mix_count_; }
   int layer_count(int mix) const;

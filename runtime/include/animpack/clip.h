@@ -36,6 +36,8 @@ namespace animpack {
 enum class Property : uint8_t { kTranslation = 0, kRotation = 1, kScale = 2 };
 enum class Interpolation : uint8_t { kStep = 0, kLinear = 1, kCubicSpline = 2 };
 enum class Playback : uint8_t { kLoop = 0, kOnce = 1, kPingPong = 2 };
+// What an additive clip's keys are differences from (layers.h); kNone: an ordinary clip.
+enum class AdditiveReference : uint8_t { kNone = 0, kFirstFrame = 1, kRestPose = 2 };
 
 // 3 for translation and scale, 4 for rotation.
 inline int property_width(Property p) { return p == Property::kRotation ? 4 : 3; }
@@ -45,6 +47,7 @@ const char* property_name(Property p);
 const char* interpolation_name(Interpolation i);
 // "loop", "once", "ping_pong" (the scene file's spellings).
 const char* playback_name(Playback p);
+const char* additive_reference_name(AdditiveReference r);  // "none", "first_frame", "rest_pose"
 
 // One animated property of one joint. times and values are views: into the clip's own
 // storage (add_channel) or into a mapped pack (add_channel_view).
@@ -84,6 +87,10 @@ class Clip {
   std::span<const ClipEvent> events() const { return events_; }
   // The last key time over all channels (0 for a clip without keys).
   float duration() const { return duration_; }
+  // kNone for an ordinary clip; for an additive clip (layers.h, make_additive_clip), what
+  // its keys are differences from. Additive clips are played by additive layers only.
+  AdditiveReference additive() const { return additive_; }
+  void set_additive(AdditiveReference reference) { additive_ = reference; }
 
   // Checks every channel against a skeleton of joint_count joints: joint in range, at
   // least one key, times finite and strictly ascending and not negative, value counts
@@ -99,6 +106,7 @@ class Clip {
   std::vector<ClipEvent> events_;
   std::vector<std::vector<float>> owned_keys_;  // inner buffers never move
   float duration_ = 0;
+  AdditiveReference additive_ = AdditiveReference::kNone;
 };
 
 // Samples a channel at clip time t (seconds). *cursor is a hint that makes forward

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -32,6 +33,7 @@
 
 #include "animpack/animator.h"
 #include "animpack/bounds.h"
+#include "animpack/graph.h"
 #include "animpack/material.h"
 #include "animpack/math.h"
 #include "animpack/result.h"
@@ -111,6 +113,9 @@ struct ObjectAnimationInfo {
   float start = 0.0f;
   std::vector<ObjectEventInfo> events;
   int sprite_sheet = -1;
+  // Version 3: the object's state machine and layers (graph.h), indices into the
+  // object's mesh rig; absent when the scene gives none.
+  std::optional<GraphDef> graph;
 };
 
 struct ObjectInfo {

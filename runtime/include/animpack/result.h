@@ -23,23 +23,28 @@ namespace animpack {
 // Every error the runtime reports. Stable numbers: tools and tests may print them.
 enum class ErrorCode : uint16_t {
   kOk = 0,
-  kInvalidArgument = 1,  // a size, count or option out of its documented range
-  kUnknownClip = 2,      // a clip name or index the rig or sheet does not have
-  kBadWeight = 3,        // a blend weight that is negative, NaN or out of range
-  kBadSpeed = 4,         // a speed that is negative or not finite
-  kBadStart = 5,         // a start offset that is negative or not finite
-  kNoSuchLayer = 6,      // a LayerId that no longer names a playing layer
-  kNothingPlaying = 7,   // blend() with no mix to add a layer to
-  kTooManyLayers = 8,    // more than kMaxLayers layers in one mix
-  kBadSkeleton = 9,      // parents after children, mismatched arrays
-  kBadClip = 10,         // key times not ascending, value counts inconsistent
-  kBadAtlas = 11,        // a frame outside the image, a zero-sized cell
-  kBadFrame = 12,        // a frame index out of range
-  kSizeMismatch = 13,    // spans of different lengths where they must match
-  kBadJointIndex = 14,   // a vertex joint index outside the palette
-  kBadTickRate = 15,     // a tick rate that is not positive
-  kBadPack = 16,         // a pack that fails verification (later steps)
-  kIo = 17,              // a file that cannot be opened or mapped (later steps)
+  kInvalidArgument = 1,      // a size, count or option out of its documented range
+  kUnknownClip = 2,          // a clip name or index the rig or sheet does not have
+  kBadWeight = 3,            // a blend weight that is negative, NaN or out of range
+  kBadSpeed = 4,             // a speed that is negative or not finite
+  kBadStart = 5,             // a start offset that is negative or not finite
+  kNoSuchLayer = 6,          // a LayerId that no longer names a playing layer
+  kNothingPlaying = 7,       // blend() with no mix to add a layer to
+  kTooManyLayers = 8,        // more than kMaxLayers layers in one mix
+  kBadSkeleton = 9,          // parents after children, mismatched arrays
+  kBadClip = 10,             // key times not ascending, value counts inconsistent
+  kBadAtlas = 11,            // a frame outside the image, a zero-sized cell
+  kBadFrame = 12,            // a frame index out of range
+  kSizeMismatch = 13,        // spans of different lengths where they must match
+  kBadJointIndex = 14,       // a vertex joint index outside the palette
+  kBadTickRate = 15,         // a tick rate that is not positive
+  kBadPack = 16,             // a pack that fails verification (later steps)
+  kIo = 17,                  // a file that cannot be opened or mapped (later steps)
+  kUnknownParameter = 18,    // a state machine parameter name it does not declare
+  kWrongParameterKind = 19,  // a float set as a bool, a trigger fired that is a float...
+  kBadParameterValue = 20,   // a value outside the parameter's range or its use's range
+  kUnknownState = 21,        // a state name the state machine does not have
+  kBadGraph = 22,            // a state machine definition that fails GraphDef::validate
 };
 
 // The name of a code, e.g. "unknown_clip".

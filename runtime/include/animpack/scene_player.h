@@ -63,6 +63,7 @@
 #include "animpack/animator.h"
 #include "animpack/camera.h"
 #include "animpack/clip.h"
+#include "animpack/graph.h"
 #include "animpack/math.h"
 #include "animpack/pack.h"
 #include "animpack/posed.h"
@@ -140,6 +141,15 @@ class Animate {
   // joint. At most kMaxLayers - 1 blends (kTooManyLayers). Sprites refuse it
   // (kInvalidArgument).
   Animate& blend(std::string_view clip, float weight);
+  // Like blend(), with a joint mask (one weight per joint of the object's rig, e.g. from
+  // make_joint_mask in layers.h; copied when the builder applies, so it must live until
+  // then). kSizeMismatch for a mask of the wrong size.
+  Animate& blend(std::string_view clip, float weight, std::span<const float> mask);
+  // Adds an additive layer: the additive version of `clip` cooked into the pack (an
+  // additive [[object.animation.layers]] entry of some object on this mesh makes one;
+  // Rig::find_clip(name, reference)) adding its deltas by `weight` (times `mask`, if not
+  // empty). kUnknownClip when the pack has no additive version of that clip.
+  Animate& additive(std::string_view clip, float weight, std::span<const float> mask = {});
   // Crossfades from what played over `seconds` (rounded to ticks; 0: at once) instead of
   // replacing it. Sprites refuse it (kInvalidArgument).
   Animate& fade(double seconds);
@@ -162,6 +172,8 @@ class Animate {
   struct Layer {
     std::string_view clip;
     float weight = 0;
+    std::span<const float> mask;
+    bool additive = false;
   };
   Animate(ScenePlayer* player, ObjectId object, std::string_view clip)
       : player_(player), object_(object), clip_(clip) {}
@@ -228,7 +240,9 @@ class ScenePlayer {
   // Starts `clip` at play_tick(), replacing what played: a rig clip with the object's
   // `speed` and `playback` as defaults, or a sprite clip with its speed and the clip's
   // own playback. Errors (also kept in animation_errors()): kInvalidArgument for an
-  // invalid id or an object with nothing to animate, kUnknownClip.
+  // invalid id, an object with nothing to animate, or one with states (its state machine
+  // decides what plays: use set_parameter, fire_trigger, play_state), kUnknownClip.
+  // Objects with layers but no states take play calls; their layers stay over them.
   Result<void> play_clip(ObjectId object, std::string_view clip);
   // The same as a builder: blend, fade, speed, start, playback, then done() (or let it
   // apply when it is destroyed). See Animate.
@@ -240,6 +254,28 @@ class ScenePlayer {
   // Stops the object's animation: the rest pose, or the sprite's still frame. Errors:
   // kInvalidArgument for an invalid id or an object with nothing to animate.
   Result<void> stop_animation(ObjectId object);
+
+  // ---------------------------------------------------------------- state machines
+
+  // An object whose [object.animation] has parameters, states or layers plays them
+  // through a StateMachine (graph.h) over its animator (created with EventPolicy::kLead).
+  // These act at play_tick() (a value set inside Game::tick is seen by that tick's
+  // transitions). Errors (also kept in animation_errors()): kInvalidArgument for an
+  // invalid id or an object without a state machine, and StateMachine's
+  // (kUnknownParameter, kWrongParameterKind, kBadParameterValue, kUnknownState).
+  Result<void> set_parameter(ObjectId object, std::string_view name, float value);
+  Result<void> set_parameter(ObjectId object, std::string_view name, bool value);
+  Result<void> set_parameter(ObjectId, std::string_view, int) = delete;  // say 1.0f or true
+  Result<void> fire_trigger(ObjectId object, std::string_view name);
+  // A parameter's value (StateMachine::value); errors as above, not kept.
+  Result<float> parameter(ObjectId object, std::string_view name) const;
+  // The object's current state's name; empty for an object without states.
+  std::string_view state(ObjectId object) const;
+  // Goes to a state now, fading over `seconds` (StateMachine::play_state).
+  Result<void> play_state(ObjectId object, std::string_view state, double seconds = 0.0);
+  // The object's state machine, or nullptr.
+  StateMachine* state_machine(ObjectId object);
+  const StateMachine* state_machine(ObjectId object) const;
 
   // ---------------------------------------------------------------- ticks
 

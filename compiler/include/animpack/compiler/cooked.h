@@ -8,11 +8,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "animpack/animator.h"
 #include "animpack/bounds.h"
+#include "animpack/graph.h"
 #include "animpack/material.h"
 #include "animpack/math.h"
 #include "animpack/rig.h"
@@ -111,6 +113,10 @@ struct CookedAnimation {
   float start = 0.0f;
   std::vector<CookedEvent> events;
   int sprite_sheet = -1;  // index in CookedPack::sheets for a sprite object
+  // The state machine and layers ([object.animation] parameters, states, transitions,
+  // layers), resolved against the object's mesh rig (whose clips include the additive
+  // versions its layers play); absent when the scene gives none.
+  std::optional<GraphDef> graph;
 };
 
 struct CookedObject {
