@@ -412,9 +412,8 @@ void blend_weights_1d(std::span<const BlendPoint> points, float x, std::span<flo
     const double a = points[static_cast<size_t>(lo)].x;
     const double b = points[static_cast<size_t>(hi)].x;
     const double t = (static_cast<double>(x) - a) / (b - a);  // in (0, 1)
-    const auto wt = static_cast<float>(t);
-    out[static_cast<size_t>(hi)] = wt;
-    out[static_cast<size_t>(lo)] = 1.0f - wt;
+    out[static_cast<size_t>(hi)] = static_cast<float>(t);
+    out[static_cast<size_t>(lo)] = static_cast<float>(1.0 - t);
   }
 }
 

@@ -102,13 +102,11 @@ TransitionDef transition(int32_t from, int32_t to, std::vector<ConditionDef> whe
 // turn). No transitions, no layers.
 GraphDef base_graph() {
   GraphDef g;
-  g.parameters = {float_param("speed", 0.0f, 0.0f, 6.0f),
-                  param("go", ParameterKind::kTrigger),
-                  param("grounded", ParameterKind::kBool, 1.0f),
-                  float_param("tired", 0.0f, 0.0f, 1.0f),
-                  float_param("rate", 1.0f, 0.0f, 8.0f),
-                  float_param("turn", 0.0f, -1.0f, 1.0f),
-                  param("go2", ParameterKind::kTrigger)};
+  g.parameters = {
+      float_param("speed", 0.0f, 0.0f, 6.0f),        param("go", ParameterKind::kTrigger),
+      param("grounded", ParameterKind::kBool, 1.0f), float_param("tired", 0.0f, 0.0f, 1.0f),
+      float_param("rate", 1.0f, 0.0f, 8.0f),         float_param("turn", 0.0f, -1.0f, 1.0f),
+      param("go2", ParameterKind::kTrigger)};
   g.states = {clip_state("idle", kIdle), clip_state("walk", kWalk), clip_state("run", kRun),
               clip_state("jump", kJump, Playback::kOnce)};
   StateDef loco;
@@ -169,8 +167,10 @@ TEST(BlendSpace, OneDBetweenPointsIsLinear) {
 
 TEST(BlendSpace, OneDOutsideTheEndsIsTheEndPoint) {
   const float inf = std::numeric_limits<float>::infinity();
-  for (float x : {-0.001f, -3.0f, -inf}) EXPECT_EQ(weights_1d(kLine, x), (std::vector{0.f, 1.f, 0.f}));
-  for (float x : {4.001f, 100.0f, inf}) EXPECT_EQ(weights_1d(kLine, x), (std::vector{0.f, 0.f, 1.f}));
+  for (float x : {-0.001f, -3.0f, -inf})
+    EXPECT_EQ(weights_1d(kLine, x), (std::vector{0.f, 1.f, 0.f}));
+  for (float x : {4.001f, 100.0f, inf})
+    EXPECT_EQ(weights_1d(kLine, x), (std::vector{0.f, 0.f, 1.f}));
   EXPECT_EQ(weights_1d(kLine, kNaN), (std::vector{1.f, 0.f, 0.f})) << "NaN: the first point";
 }
 
@@ -202,7 +202,8 @@ TEST(BlendSpace, TwoDWeightsSumToOneAndAreContinuous) {
         sum += w[j];
         if (ix > 0) worst = std::max(worst, std::fabs(w[j] - w[j - kPlane.size()]));
         if (iy > 0) {
-          worst = std::max(worst, std::fabs(w[j] - prev_row[static_cast<size_t>(ix) * kPlane.size() + j]));
+          worst = std::max(worst,
+                           std::fabs(w[j] - prev_row[static_cast<size_t>(ix) * kPlane.size() + j]));
         }
       }
       ASSERT_NEAR(sum, 1.0, 1e-6) << x << ", " << y;
@@ -241,10 +242,12 @@ class GraphValidate : public ::testing::Test {
   // base_graph() plus one transition and two layers: valid.
   GraphDef good() {
     GraphDef g = base_graph();
-    g.transitions.push_back(transition(sIdle, sWalk, {cond(ConditionKind::kAbove, kSpeed, 1.0f)}, 0.2));
+    g.transitions.push_back(
+        transition(sIdle, sWalk, {cond(ConditionKind::kAbove, kSpeed, 1.0f)}, 0.2));
     g.transitions.push_back(transition(-1, sJump, {cond(ConditionKind::kTrigger, kGo)}));
-    g.transitions.push_back(transition(sJump, sIdle, {cond(ConditionKind::kExitTime, -1, 0.9f),
-                                                      cond(ConditionKind::kIs, kGrounded, 1.0f)}));
+    g.transitions.push_back(transition(
+        sJump, sIdle,
+        {cond(ConditionKind::kExitTime, -1, 0.9f), cond(ConditionKind::kIs, kGrounded, 1.0f)}));
     LayerDef wave;
     wave.clip = kWave;
     wave.mask = {0.0f, 0.5f, 1.0f};
@@ -293,7 +296,8 @@ TEST_F(GraphValidate, ErrorsNameTheStateTransitionOrLayer) {
 }
 TEST_F(GraphValidate, RefusesTooManyParameters) {
   refuses([](GraphDef& g) {
-    for (int i = 0; i < kMaxGraphParameters; ++i) g.parameters.push_back(param("", ParameterKind::kBool));
+    for (int i = 0; i < kMaxGraphParameters; ++i)
+      g.parameters.push_back(param("", ParameterKind::kBool));
     for (size_t i = 0; i < g.parameters.size(); ++i) g.parameters[i].name = "p" + std::to_string(i);
   });
 }
@@ -372,7 +376,8 @@ TEST_F(GraphValidate, RefusesCoincidentTwoDPoints) {
 }
 TEST_F(GraphValidate, RefusesABlendPointNotFinite) {
   refuses([](GraphDef& g) { g.states[sLoco].points[0].x = kNaN; });
-  refuses([](GraphDef& g) { g.states[sPlane].points[0].y = std::numeric_limits<float>::infinity(); });
+  refuses(
+      [](GraphDef& g) { g.states[sPlane].points[0].y = std::numeric_limits<float>::infinity(); });
 }
 TEST_F(GraphValidate, RefusesABlendParameterThatIsNotAFloat) {
   refuses([](GraphDef& g) { g.states[sLoco].x_parameter = kGrounded; });
@@ -420,7 +425,8 @@ TEST_F(GraphValidate, RefusesAFadeOutOfRange) {
 }
 TEST_F(GraphValidate, RefusesTooManyConditions) {
   refuses([](GraphDef& g) {
-    g.transitions[0].conditions.resize(kMaxTransitionConditions + 1, g.transitions[0].conditions[0]);
+    g.transitions[0].conditions.resize(kMaxTransitionConditions + 1,
+                                       g.transitions[0].conditions[0]);
   });
 }
 TEST_F(GraphValidate, RefusesAConditionOnAParameterOfTheWrongKind) {
@@ -478,6 +484,455 @@ TEST_F(GraphValidate, RefusesAMaskWeightOutOfRange) {
 }
 TEST_F(GraphValidate, RefusesALayerSpeedOutOfRange) {
   refuses([](GraphDef& g) { g.layers[0].speed = -1.0f; });
+}
+
+// ---------------------------------------------------------------------------------------
+// StateMachine
+
+class Machine : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    AnimatorOptions options;
+    options.events = EventPolicy::kLead;
+    auto a = Animator::create(&rig_, kRate, options);
+    ASSERT_TRUE(a) << a.error().message();
+    animator_ = std::move(*a);
+  }
+  // A machine over graph_ from `tick`.
+  void start(int64_t tick = 0) {
+    auto m = StateMachine::create(&graph_, &animator_, tick);
+    ASSERT_TRUE(m) << m.error().message();
+    machine_ = std::move(*m);
+  }
+  // update() and advance() over [from, to]; "tick:name" for each event.
+  std::vector<std::string> run(int64_t from, int64_t to) {
+    std::vector<std::string> out;
+    for (int64_t t = from; t <= to; ++t) {
+      machine_.update(t);
+      for (const AnimEvent& e : animator_.advance(t)) {
+        out.push_back(std::to_string(e.tick) + ":" + std::string(e.name));
+      }
+    }
+    return out;
+  }
+  // The first tick in [from, to] whose update() leaves the machine in `state`, or -1.
+  int64_t tick_entering(int state, int64_t from, int64_t to) {
+    for (int64_t t = from; t <= to; ++t) {
+      machine_.update(t);
+      (void)animator_.advance(t);
+      if (machine_.state() == state) return t;
+    }
+    return -1;
+  }
+  const Trs& joint(int64_t tick, int j) {
+    animator_.evaluate(tick);
+    return animator_.locals()[static_cast<size_t>(j)];
+  }
+
+  Rig rig_ = graph_rig();
+  GraphDef graph_ = base_graph();
+  Animator animator_;
+  StateMachine machine_;
+};
+
+TEST_F(Machine, StartsInTheFirstState) {
+  graph_.states[0].start = 0.5;
+  start(7);
+  EXPECT_EQ(machine_.state(), sIdle);
+  EXPECT_EQ(machine_.state_name(), "idle");
+  EXPECT_FALSE(machine_.fading(7));
+  EXPECT_TRUE(machine_.blend_weights().empty());
+  EXPECT_EQ(animator_.mix_count(), 1);
+  EXPECT_EQ(*animator_.layer_clip(machine_.state_layer()), kIdle);
+  EXPECT_DOUBLE_EQ(*animator_.clip_time(machine_.state_layer(), 7), 0.5);
+  EXPECT_DOUBLE_EQ(*animator_.clip_time(machine_.state_layer(), 37), 1.0);
+  EXPECT_EQ(machine_.transitions_fired(), 0u);
+}
+
+TEST_F(Machine, StartsABlendSpaceAsASyncedMixAtItsParameters) {
+  std::swap(graph_.states[0], graph_.states[sLoco]);
+  graph_.parameters[kSpeed].default_value = 2.75f;  // halfway from walk to run
+  start();
+  ASSERT_EQ(machine_.blend_weights().size(), 3u);
+  EXPECT_FLOAT_EQ(machine_.blend_weights()[0], 0.0f);
+  EXPECT_FLOAT_EQ(machine_.blend_weights()[1], 0.5f);
+  EXPECT_FLOAT_EQ(machine_.blend_weights()[2], 0.5f);
+  EXPECT_EQ(animator_.layer_count(0), 3);
+}
+
+TEST_F(Machine, AGraphWithoutStatesPlaysOnlyItsLayers) {
+  graph_.states.clear();
+  LayerDef wave;
+  wave.clip = kWave;
+  graph_.layers = {wave};
+  start();
+  EXPECT_EQ(machine_.state(), -1);
+  EXPECT_EQ(machine_.state_name(), "");
+  EXPECT_EQ(animator_.mix_count(), 0);
+  machine_.update(30);
+  const Quat q = quat_from_axis_angle({0, 0, 1}, 0.5f);
+  EXPECT_NEAR(joint(30, 2).rotation.z, q.z, 1e-6f);
+}
+
+TEST_F(Machine, RefusesABadGraph) {
+  graph_.states[1].clip = 99;
+  auto m = StateMachine::create(&graph_, &animator_, 0);
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().code(), ErrorCode::kBadGraph);
+  EXPECT_EQ(StateMachine::create(nullptr, &animator_, 0).error().code(),
+            ErrorCode::kInvalidArgument);
+}
+
+TEST_F(Machine, TransitionFiresOnTheTickItsConditionsFirstHold) {
+  graph_.transitions = {transition(sIdle, sWalk, {cond(ConditionKind::kAbove, kSpeed, 1.0f)})};
+  start();
+  run(0, 9);
+  ASSERT_TRUE(machine_.set_float("speed", 1.0f));  // not above 1: strict
+  run(10, 19);
+  EXPECT_EQ(machine_.state(), sIdle);
+  ASSERT_TRUE(machine_.set_float("speed", 1.01f));
+  EXPECT_EQ(machine_.state(), sIdle) << "values take effect in update()";
+  machine_.update(20);
+  EXPECT_EQ(machine_.state(), sWalk);
+  EXPECT_EQ(machine_.transitions_fired(), 1u);
+  EXPECT_DOUBLE_EQ(*animator_.clip_time(machine_.state_layer(), 20), 0.0) << "started at tick 20";
+  // kBelow is strict too, and a bool's kIs.
+  graph_.transitions = {transition(
+      sIdle, sWalk,
+      {cond(ConditionKind::kBelow, kSpeed, 1.0f), cond(ConditionKind::kIs, kGrounded, 0.0f)})};
+  start(100);
+  ASSERT_TRUE(machine_.set_float("speed", 1.0f));
+  run(100, 110);
+  ASSERT_TRUE(machine_.set_float("speed", 0.5f));
+  run(111, 115);
+  EXPECT_EQ(machine_.state(), sIdle) << "grounded is still true";
+  ASSERT_TRUE(machine_.set_bool("grounded", false));
+  EXPECT_EQ(tick_entering(sWalk, 116, 200), 116);
+}
+
+TEST_F(Machine, WrittenOrderBreaksTies) {
+  graph_.transitions = {transition(sIdle, sWalk, {cond(ConditionKind::kAbove, kSpeed, 1.0f)}),
+                        transition(sIdle, sRun, {cond(ConditionKind::kAbove, kSpeed, 2.0f)})};
+  start();
+  ASSERT_TRUE(machine_.set_float("speed", 3.0f));
+  machine_.update(0);
+  EXPECT_EQ(machine_.state(), sWalk);
+  std::swap(graph_.transitions[0], graph_.transitions[1]);
+  start(10);
+  ASSERT_TRUE(machine_.set_float("speed", 3.0f));
+  machine_.update(10);
+  EXPECT_EQ(machine_.state(), sRun);
+}
+
+TEST_F(Machine, AtMostOneTransitionPerTick) {
+  // idle -> walk -> run -> idle, each without conditions and without a fade.
+  graph_.transitions = {transition(sIdle, sWalk, {}), transition(sWalk, sRun, {}),
+                        transition(sRun, sIdle, {})};
+  start();
+  machine_.update(0);
+  EXPECT_EQ(machine_.state(), sWalk);
+  machine_.update(0);  // again for the same tick: nothing more
+  EXPECT_EQ(machine_.state(), sWalk);
+  machine_.update(1);
+  EXPECT_EQ(machine_.state(), sRun);
+  machine_.update(2);
+  EXPECT_EQ(machine_.state(), sIdle);
+  EXPECT_EQ(machine_.transitions_fired(), 3u);
+}
+
+TEST_F(Machine, TriggerIsConsumedOnlyByTheTransitionThatFires) {
+  graph_.transitions = {
+      transition(sIdle, sJump,
+                 {cond(ConditionKind::kTrigger, kGo), cond(ConditionKind::kAbove, kSpeed, 5.0f)}),
+      transition(sIdle, sRun, {cond(ConditionKind::kTrigger, kGo2)})};
+  start();
+  ASSERT_TRUE(machine_.fire_trigger("go"));
+  ASSERT_TRUE(machine_.fire_trigger("go2"));
+  machine_.update(0);
+  EXPECT_EQ(machine_.state(), sRun);
+  EXPECT_EQ(*machine_.value("go2"), 0.0f) << "consumed by the transition that fired";
+  EXPECT_EQ(*machine_.value("go"), 1.0f) << "its transition did not fire";
+}
+
+TEST_F(Machine, TriggerStaysSetUntilATransitionUsesIt) {
+  graph_.transitions = {transition(sIdle, sWalk, {cond(ConditionKind::kAbove, kSpeed, 1.0f)}),
+                        transition(sWalk, sRun, {cond(ConditionKind::kTrigger, kGo)})};
+  start();
+  ASSERT_TRUE(machine_.fire_trigger("go"));
+  run(0, 99);  // no transition out of idle uses it
+  EXPECT_EQ(*machine_.value("go"), 1.0f);
+  ASSERT_TRUE(machine_.set_float("speed", 2.0f));
+  machine_.update(100);
+  EXPECT_EQ(machine_.state(), sWalk);
+  machine_.update(101);
+  EXPECT_EQ(machine_.state(), sRun);
+  EXPECT_EQ(*machine_.value("go"), 0.0f);
+  // reset_trigger clears one that nothing used.
+  ASSERT_TRUE(machine_.fire_trigger("go2"));
+  ASSERT_TRUE(machine_.reset_trigger("go2"));
+  EXPECT_EQ(*machine_.value("go2"), 0.0f);
+}
+
+TEST_F(Machine, ExitTimeWaitsForPasses) {
+  // A fraction of the first pass: jump (1 s, once) leaves at 0.5 passes, tick 30.
+  std::swap(graph_.states[0], graph_.states[sJump]);  // start in jump; idle is sJump now
+  graph_.transitions = {transition(0, sJump, {cond(ConditionKind::kExitTime, -1, 0.5f)})};
+  start();
+  EXPECT_EQ(tick_entering(sJump, 0, 100), 30);
+  // Whole passes: walk (1 s, loop) leaves after two, tick 120 from its start.
+  graph_ = base_graph();
+  std::swap(graph_.states[0], graph_.states[sWalk]);
+  graph_.transitions = {transition(0, sRun, {cond(ConditionKind::kExitTime, -1, 2.0f)})};
+  start(10);
+  EXPECT_EQ(tick_entering(sRun, 10, 300), 130);
+  // A blend space's passes are its phase: walk and run half each make a 0.75 s cycle.
+  graph_ = base_graph();
+  std::swap(graph_.states[0], graph_.states[sLoco]);
+  graph_.parameters[kSpeed].default_value = 2.75f;
+  graph_.transitions = {transition(0, sLoco, {cond(ConditionKind::kExitTime, -1, 1.0f)})};
+  start(0);
+  EXPECT_EQ(tick_entering(sLoco, 0, 300), 45);
+}
+
+TEST_F(Machine, AnyStateNeverFiresIntoTheCurrentState) {
+  graph_.transitions = {transition(-1, sIdle, {})};
+  start();
+  run(0, 50);
+  EXPECT_EQ(machine_.transitions_fired(), 0u);
+  ASSERT_TRUE(machine_.play_state("walk", 0.0, 51));
+  machine_.update(51);
+  EXPECT_EQ(machine_.state(), sWalk) << "no transition at play_state's tick";
+  machine_.update(52);
+  EXPECT_EQ(machine_.state(), sIdle);
+  EXPECT_EQ(machine_.transitions_fired(), 1u);
+  run(53, 100);
+  EXPECT_EQ(machine_.transitions_fired(), 1u);
+}
+
+TEST_F(Machine, NoTransitionDuringAFade) {
+  graph_.transitions = {transition(sIdle, sWalk, {cond(ConditionKind::kTrigger, kGo)}, 0.5),
+                        transition(sWalk, sRun, {cond(ConditionKind::kTrigger, kGo)}, 0.25)};
+  start();
+  run(0, 9);
+  ASSERT_TRUE(machine_.fire_trigger("go"));
+  machine_.update(10);
+  EXPECT_EQ(machine_.state(), sWalk);
+  EXPECT_TRUE(machine_.fading(10));
+  EXPECT_TRUE(machine_.fading(39));
+  EXPECT_FALSE(machine_.fading(40)) << "30 ticks of fade from tick 10";
+  ASSERT_TRUE(machine_.fire_trigger("go"));  // during the fade
+  EXPECT_EQ(tick_entering(sRun, 11, 100), 40) << "fires on the tick the fade completes";
+  EXPECT_EQ(*machine_.value("go"), 0.0f);
+  EXPECT_TRUE(machine_.fading(54));
+  EXPECT_FALSE(machine_.fading(55));
+}
+
+// The bits of every joint's local transform.
+std::vector<uint32_t> pose_bits(std::span<const Trs> locals) {
+  std::vector<uint32_t> bits(locals.size() * 10);
+  for (size_t j = 0; j < locals.size(); ++j) std::memcpy(&bits[j * 10], &locals[j], 40);
+  return bits;
+}
+
+TEST_F(Machine, OneDBlendStateAtAPointEqualsThatClipAloneBitForBit) {
+  std::swap(graph_.states[0], graph_.states[sLoco]);
+  const struct {
+    float speed;
+    uint16_t clip;
+  } cases[] = {{0.0f, kIdle}, {1.5f, kWalk}, {4.0f, kRun}, {6.0f, kRun}};
+  for (const auto& c : cases) {
+    graph_.parameters[kSpeed].default_value = c.speed;
+    start(3);
+    Animator plain = std::move(*Animator::create(&rig_, kRate));
+    ASSERT_TRUE(plain.play(c.clip, 3));
+    for (int64_t t = 3; t < 200; t += 7) {
+      machine_.update(t);
+      (void)animator_.advance(t);
+      (void)plain.advance(t);
+      animator_.evaluate(t);
+      plain.evaluate(t);
+      ASSERT_EQ(pose_bits(animator_.locals()), pose_bits(plain.locals())) << c.speed << " @" << t;
+    }
+  }
+}
+
+TEST_F(Machine, BlendSpaceClipsStayInPhase) {
+  std::swap(graph_.states[0], graph_.states[sLoco]);
+  graph_.parameters[kSpeed].default_value = 2.0f;
+  start();
+  const LayerId walk{machine_.state_layer().value + 1};
+  const LayerId run{machine_.state_layer().value + 2};
+  ASSERT_EQ(*animator_.layer_clip(walk), kWalk);
+  ASSERT_EQ(*animator_.layer_clip(run), kRun);
+  double last_phase = 0.0;
+  for (int64_t t = 0; t < 300; ++t) {
+    if (t == 100) {
+      ASSERT_TRUE(machine_.set_float("speed", 3.5f));
+    }
+    if (t == 200) {
+      ASSERT_TRUE(machine_.set_float("speed", 1.6f));
+    }
+    machine_.update(t);
+    (void)animator_.advance(t);
+    const double pw = *animator_.clip_time(walk, t) / 1.0;
+    const double pr = *animator_.clip_time(run, t) / 0.5;
+    ASSERT_NEAR(pw, pr, 1e-9) << t;
+    const double passes = *animator_.passes(walk, t);
+    ASSERT_GE(passes, last_phase) << "the phase never jumps back at " << t;
+    ASSERT_LT(passes - last_phase, 0.05) << "nor forward at " << t;
+    last_phase = passes;
+  }
+  EXPECT_FLOAT_EQ(machine_.blend_weights()[1], 1.0f - 0.1f / 2.5f);
+}
+
+TEST_F(Machine, EventsInFadesComeFromTheStateFadingIn) {
+  // Walk (mark at 0.5 s) fades to run (mark at 0.25 s) over 0.5 s from tick 20: walk's
+  // mark at tick 30 falls inside the fade and must not fire; run's at 35 and 65 do.
+  graph_.transitions = {transition(sIdle, sWalk, {}),
+                        transition(sWalk, sRun, {cond(ConditionKind::kTrigger, kGo)}, 0.5)};
+  start();
+  std::vector<std::string> events = run(0, 19);
+  ASSERT_TRUE(machine_.fire_trigger("go"));
+  const std::vector<std::string> fade = run(20, 70);
+  EXPECT_EQ(events, std::vector<std::string>{});
+  EXPECT_EQ(fade, (std::vector<std::string>{"35:run_step", "65:run_step"}));
+  // Without the trigger, walk would have fired at 30: the rule is what hides it.
+  graph_.transitions.pop_back();
+  start(0);
+  EXPECT_EQ(run(0, 40), (std::vector<std::string>{"30:walk_step"}));
+}
+
+TEST_F(Machine, BlendSpaceFiresOnlyItsHeaviestClipsMarks) {
+  std::swap(graph_.states[0], graph_.states[sLoco]);
+  graph_.parameters[kSpeed].default_value = 2.5f;  // walk 0.6, run 0.4: a 0.8 s cycle
+  start();
+  const std::vector<std::string> events = run(0, 96);
+  // Walk's mark at half its cycle (0.4 s and 1.2 s, give or take a tick for the f32
+  // weights); run's mark never.
+  ASSERT_EQ(events.size(), 2u);
+  for (const std::string& e : events) EXPECT_NE(e.find(":walk_step"), std::string::npos) << e;
+}
+
+TEST_F(Machine, ParameterErrorsAreValues) {
+  graph_.states[0].speed_parameter = kRate_;
+  graph_.parameters[kRate_].min = -10.0f;
+  graph_.parameters[kRate_].max = 10.0f;
+  LayerDef wave;
+  wave.clip = kWave;
+  wave.weight_parameter = kTired;
+  graph_.parameters[kTired].max = 5.0f;
+  graph_.layers = {wave};
+  start();
+  auto code = [](const Result<void>& r) { return r ? ErrorCode::kOk : r.error().code(); };
+  EXPECT_EQ(code(machine_.set_float("sped", 1.0f)), ErrorCode::kUnknownParameter);
+  EXPECT_EQ(code(machine_.set_bool("nope", true)), ErrorCode::kUnknownParameter);
+  EXPECT_EQ(code(machine_.fire_trigger("")), ErrorCode::kUnknownParameter);
+  EXPECT_EQ(code(machine_.reset_trigger("jump")), ErrorCode::kUnknownParameter);
+  EXPECT_EQ(machine_.value("nope").error().code(), ErrorCode::kUnknownParameter);
+  EXPECT_EQ(code(machine_.set_float("grounded", 1.0f)), ErrorCode::kWrongParameterKind);
+  EXPECT_EQ(code(machine_.set_bool("speed", true)), ErrorCode::kWrongParameterKind);
+  EXPECT_EQ(code(machine_.fire_trigger("speed")), ErrorCode::kWrongParameterKind);
+  EXPECT_EQ(code(machine_.reset_trigger("grounded")), ErrorCode::kWrongParameterKind);
+  EXPECT_EQ(code(machine_.set_float("go", 1.0f)), ErrorCode::kWrongParameterKind);
+  EXPECT_EQ(code(machine_.set_float("speed", 6.5f)), ErrorCode::kBadParameterValue);
+  EXPECT_EQ(code(machine_.set_float("speed", -0.1f)), ErrorCode::kBadParameterValue);
+  EXPECT_EQ(code(machine_.set_float("speed", kNaN)), ErrorCode::kBadParameterValue);
+  EXPECT_EQ(code(machine_.set_float("rate", 9.0f)), ErrorCode::kBadParameterValue)
+      << "in its range, but no speed";
+  EXPECT_EQ(code(machine_.set_float("rate", -1.0f)), ErrorCode::kBadParameterValue);
+  EXPECT_EQ(code(machine_.set_float("tired", 1.5f)), ErrorCode::kBadParameterValue)
+      << "in its range, but no layer weight";
+  EXPECT_EQ(code(machine_.play_state("nowhere", 0.0, 0)), ErrorCode::kUnknownState);
+  EXPECT_EQ(code(machine_.play_state("walk", -1.0, 0)), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(code(machine_.play_state("walk", kNaN, 0)), ErrorCode::kInvalidArgument);
+  // Nothing changed.
+  EXPECT_EQ(*machine_.value("speed"), 0.0f);
+  EXPECT_EQ(*machine_.value("rate"), 1.0f);
+  EXPECT_EQ(*machine_.value("tired"), 0.0f);
+  EXPECT_EQ(*machine_.value("grounded"), 1.0f);
+  EXPECT_EQ(*machine_.value("go"), 0.0f);
+  EXPECT_EQ(machine_.state(), sIdle);
+  // In range: accepted.
+  EXPECT_TRUE(machine_.set_float("rate", 8.0f));
+  EXPECT_TRUE(machine_.set_float("tired", 1.0f));
+}
+
+TEST_F(Machine, SpeedParameterDrivesStateSpeed) {
+  graph_.states[0].speed_parameter = kRate_;
+  graph_.parameters[kRate_].default_value = 0.5f;
+  graph_.transitions = {transition(sIdle, sWalk, {cond(ConditionKind::kTrigger, kGo)})};
+  graph_.states[sWalk].speed_parameter = kRate_;
+  start();
+  run(0, 29);
+  const LayerId idle = machine_.state_layer();
+  EXPECT_DOUBLE_EQ(*animator_.clip_time(idle, 30), 0.25) << "half speed";
+  ASSERT_TRUE(machine_.set_float("rate", 2.0f));
+  machine_.update(30);
+  EXPECT_DOUBLE_EQ(*animator_.clip_time(idle, 30), 0.25) << "no jump";
+  EXPECT_DOUBLE_EQ(*animator_.clip_time(idle, 45), 0.75);
+  // A state entered later starts at the value of the moment.
+  ASSERT_TRUE(machine_.set_float("rate", 1.5f));
+  ASSERT_TRUE(machine_.fire_trigger("go"));
+  machine_.update(46);
+  ASSERT_EQ(machine_.state(), sWalk);
+  EXPECT_DOUBLE_EQ(*animator_.clip_time(machine_.state_layer(), 56), 0.25);
+  EXPECT_DOUBLE_EQ(*animator_.clip_time(idle, 46), 0.75 + 2.0 / 60.0 * 1.0);
+}
+
+TEST_F(Machine, LayerWeightParameter) {
+  LayerDef wave;
+  wave.clip = kWave;
+  wave.weight_parameter = kTired;
+  graph_.layers = {wave};
+  start();
+  machine_.update(30);
+  EXPECT_EQ(joint(30, 2).rotation.z, 0.0f) << "weight 0: the arm at rest";
+  ASSERT_TRUE(machine_.set_float("tired", 1.0f));
+  EXPECT_EQ(joint(30, 2).rotation.z, 0.0f) << "takes effect in update()";
+  machine_.update(30);
+  const Quat half = quat_from_axis_angle({0, 0, 1}, 0.5f);
+  EXPECT_NEAR(joint(30, 2).rotation.z, half.z, 1e-6f) << "weight 1: the wave, on its own clock";
+  ASSERT_TRUE(machine_.set_float("tired", 0.5f));
+  machine_.update(30);
+  EXPECT_GT(joint(30, 2).rotation.z, 0.0f);
+  EXPECT_LT(joint(30, 2).rotation.z, half.z);
+}
+
+TEST_F(Machine, LayersPlayWithTheirMasksAndModes) {
+  LayerDef wave;
+  wave.clip = kWave;
+  wave.mask = {1.0f, 1.0f, 0.0f};  // not the arm
+  LayerDef breathe;
+  breathe.clip = kBreathe;
+  breathe.mode = LayerMode::kAdditive;
+  graph_.layers = {wave, breathe};
+  start();
+  machine_.update(30);
+  EXPECT_EQ(joint(30, 2).rotation.z, 0.0f) << "masked out";
+  EXPECT_NEAR(joint(30, 1).scale.x, 1.25f, 1e-6f) << "the additive scale delta, at half its clip";
+  EXPECT_NE(machine_.overlay(0).value, 0u);
+  EXPECT_EQ(*animator_.layer_clip(machine_.overlay(1)), kBreathe);
+}
+
+TEST_F(Machine, PlayStateJumpsAndFades) {
+  start();
+  run(0, 9);
+  ASSERT_TRUE(machine_.play_state("run", 0.0, 10));
+  EXPECT_EQ(machine_.state(), sRun);
+  EXPECT_EQ(machine_.state_name(), "run");
+  EXPECT_FALSE(machine_.fading(10));
+  (void)animator_.advance(10);
+  EXPECT_EQ(animator_.mix_count(), 1) << "at once: the old state retired";
+  ASSERT_TRUE(machine_.play_state("locomotion", 0.5, 20));
+  EXPECT_EQ(machine_.state(), sLoco);
+  EXPECT_TRUE(machine_.fading(49));
+  EXPECT_FALSE(machine_.fading(50));
+  EXPECT_EQ(machine_.blend_weights().size(), 3u);
+  ASSERT_TRUE(machine_.play_state("walk", 0.25, 30)) << "during a fade: replaces it";
+  EXPECT_EQ(machine_.state(), sWalk);
+  EXPECT_TRUE(machine_.fading(44));
+  EXPECT_FALSE(machine_.fading(45));
+  EXPECT_EQ(machine_.transitions_fired(), 0u);
 }
 
 }  // namespace

@@ -207,6 +207,13 @@ class StateMachine {
   int state() const { return state_; }
   std::string_view state_name() const;
   bool fading(int64_t tick) const;
+  // The current state's first layer in the animator (a synced mix's layers follow it as
+  // consecutive ids, one per point); for clip_time(), passes() and tools.
+  LayerId state_layer() const { return state_layer_; }
+  // The layer of graph layer `layer` (an overlay; LayerId{} when out of range).
+  LayerId overlay(size_t layer) const {
+    return layer < overlays_.size() ? overlays_[layer] : LayerId{};
+  }
   // The current state's blend weights (one per point; empty for a clip state).
   std::span<const float> blend_weights() const;
   // Transitions fired since create() (a counter for tests and tools).
