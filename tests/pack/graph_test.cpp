@@ -198,6 +198,44 @@ TEST(PackGraph, RefusesOutOfRangeIndices) {
   }
 }
 
+// What is in range but wrong together is GraphDef::validate's: refused as kBadPack too.
+TEST(PackGraph, RefusesWhatGraphDefValidateRefuses) {
+  struct Case {
+    const char* name;
+    void (*spoil)(GraphDef&);
+  };
+  const Case cases[] = {
+      {"two states of one name", [](GraphDef& g) { g.states[2].name = "jump"; }},
+      {"two parameters of one name", [](GraphDef& g) { g.parameters[4].name = "speed"; }},
+      {"a trigger condition on a float",
+       [](GraphDef& g) { g.transitions[0].conditions[0].parameter = 0; }},
+      {"a bool condition on a trigger",
+       [](GraphDef& g) { g.transitions[2].conditions[1].parameter = 1; }},
+      {"an override layer playing an additive clip",
+       [](GraphDef& g) { g.layers[0].clip = fixture::kBreatheClip; }},
+      {"an additive layer playing an ordinary clip", [](GraphDef& g) { g.layers[1].clip = 2; }},
+      {"a state playing an additive clip",
+       [](GraphDef& g) { g.states[1].clip = fixture::kBreatheClip; }},
+      {"coincident blend points", [](GraphDef& g) { g.states[0].points[1].x = 0.0f; }},
+      {"a blend space of one point", [](GraphDef& g) { g.states[0].points.resize(1); }},
+      {"a default outside its range", [](GraphDef& g) { g.parameters[0].default_value = 7.0f; }},
+      {"min above max", [](GraphDef& g) { g.parameters[4].min = 2.0f; }},
+      {"a negative fade", [](GraphDef& g) { g.transitions[0].fade = -0.5; }},
+      {"a speed above the limit", [](GraphDef& g) { g.states[1].speed = kMaxSpeed * 2; }},
+      {"a mask weight above 1", [](GraphDef& g) { g.layers[0].mask[1] = 1.5f; }},
+      {"a layer weight above 1", [](GraphDef& g) { g.layers[0].weight = 2.0f; }},
+  };
+  for (const Case& c : cases) {
+    CookedPack cooked = fixture::make_graph_pack();
+    c.spoil(*cooked.objects[0].animation.graph);
+    auto pack = Pack::from_bytes(write_pack(cooked));
+    ASSERT_FALSE(pack) << c.name;
+    EXPECT_EQ(pack.error().code(), ErrorCode::kBadPack) << c.name;
+    EXPECT_NE(std::string(pack.error().message()).find("object 0 graph"), std::string::npos)
+        << c.name << ": " << pack.error().message();
+  }
+}
+
 TEST(PackGraph, RefusesABadAdditiveReference) {
   CookedPack cooked = fixture::make_graph_pack();
   std::vector<Clip> clips;
