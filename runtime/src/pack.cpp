@@ -199,7 +199,7 @@ uint64_t animator_bytes(const Rig& rig, uint64_t events) {
   const uint64_t channels = static_cast<uint64_t>(std::max(1, rig.max_channel_count()));
   const uint64_t capacity = std::max<uint64_t>(16, 2 * kMaxRepeats * events);
   return 1024 + joints * (2 * sizeof(Trs) + 3 * sizeof(Mat4)) +
-         channels * kMaxMixes * kMaxLayers * 4 + capacity * 128;
+         (channels + joints) * kLayerSlots * 4 + capacity * 128;
 }
 
 uint64_t sprite_player_bytes(uint64_t events) {
