@@ -373,6 +373,30 @@ TEST(Animator, SyncedWeightChangeKeepsPhase) {
   EXPECT_NEAR(*a.passes(LayerId{first.value + 1}, 90), before + 1.5, 1e-12);
 }
 
+TEST(Animator, SyncedWeightChangesNeitherDoubleNorDropEvents) {
+  const Rig rig = layer_rig::make_rig();
+  Animator a = make(rig);
+  const BlendEntry e[] = {{clip(rig, "Walk"), 1.0f}, {clip(rig, "Run"), 1.0f}};
+  const LayerId first = *a.crossfade_synced(e, 0.0, 0);
+  int steps = 0, strides = 0;
+  constexpr int64_t kTicks = 2000;
+  for (int64_t tick = 0; tick < kTicks; ++tick) {
+    const float w = 0.05f + 0.9f * static_cast<float>((tick * 7) % 13) / 12.0f;
+    const float weights[] = {w, 1.0f - w};
+    ASSERT_TRUE(a.set_blend_weights(first, weights, tick));
+    for (const AnimEvent& ev : a.advance(tick)) {
+      steps += ev.name.starts_with("step") ? 1 : 0;
+      strides += ev.name == "stride" ? 1 : 0;
+    }
+  }
+  // Walk marks at phases 0.25 and 0.75, Run's stride at 0.5: one per crossing.
+  const double phase = *a.passes(first, kTicks - 1);
+  ASSERT_GT(phase, 20.0);
+  const auto crossings = [&](double at) { return static_cast<int>(std::floor(phase - at)) + 1; };
+  EXPECT_EQ(steps, crossings(0.25) + crossings(0.75));
+  EXPECT_EQ(strides, crossings(0.5));
+}
+
 TEST(Animator, LeadPolicyFiresOnlyTheMixFadingIn) {
   const Rig rig = layer_rig::make_rig();
   Animator lead = make(rig, EventPolicy::kLead);
