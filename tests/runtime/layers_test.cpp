@@ -68,6 +68,14 @@ TEST(Layers, AdditiveClipOfTheReferencePoseHasNoChannels) {
   const Clip& turn = ordinary(rig, "Turn");
   EXPECT_TRUE(
       make_additive_clip(turn, rig.skeleton(), AdditiveReference::kFirstFrame)->channels().empty());
+  // Keys equal to a first frame that is not of unit length add nothing either.
+  Clip uneven("Uneven");
+  uneven.add_channel(
+      kSpine, Property::kRotation, Interpolation::kLinear, std::vector<float>{0, 0.5f, 1},
+      std::vector<float>{0.1f, 0.2f, 0.3f, 0.9f, 0.1f, 0.2f, 0.3f, 0.9f, 0.1f, 0.2f, 0.3f, 0.9f});
+  EXPECT_TRUE(make_additive_clip(uneven, rig.skeleton(), AdditiveReference::kFirstFrame)
+                  ->channels()
+                  .empty());
   // A clip that moves keeps every moving channel.
   const Clip& breathe = ordinary(rig, "Breathe");
   EXPECT_EQ(make_additive_clip(breathe, rig.skeleton(), AdditiveReference::kFirstFrame)
