@@ -34,6 +34,7 @@
 
 #include "animpack/animator.h"
 #include "animpack/clip.h"
+#include "animpack/layers.h"
 #include "animpack/math.h"
 #include "animpack/rig.h"
 #include "animpack/scalar.h"
@@ -227,7 +228,8 @@ double slerp_share(const Clip& clip) {
   return pairs == 0 ? 0.0 : static_cast<double>(slerps) / static_cast<double>(pairs);
 }
 
-Rig make_rig(int joint_count, int fast_every) {
+// additive: also the additive (first_frame) version of B1, for BM_LayeredFrame.
+Rig make_rig(int joint_count, int fast_every, bool additive = false) {
   std::vector<Joint> joints = make_joints();
   joints.resize(static_cast<size_t>(joint_count));
   // Inverse binds: the inverse of each joint's rest global matrix.
@@ -246,6 +248,10 @@ Rig make_rig(int joint_count, int fast_every) {
         make_clip(names[c], joints, 0xc11b0000u + static_cast<uint64_t>(c), fast_every, 2 * c + 1));
   }
   Skeleton skeleton = must(Skeleton::create(joints, std::move(inverse_binds), Mat4{}), "skeleton");
+  if (additive) {
+    clips.push_back(
+        must(make_additive_clip(clips[3], skeleton, AdditiveReference::kFirstFrame), "additive"));
+  }
   return must(Rig::create(std::move(skeleton), std::move(clips)), "rig");
 }
 
@@ -542,6 +548,39 @@ void BM_EvaluateCrossfade(benchmark::State& state) {
   set_per_joint(state, n);
 }
 
+// (e') A layered frame of a 64-joint character, as a state machine plays a blend space
+// with layers: advance + evaluate of a synced mix of A0 and A1 whose weights change
+// every frame, under a masked override overlay (B0 on the subtree of spine0: the upper
+// body) and an additive overlay (B1's additive version, first_frame, at weight 0.5).
+// Compare with BM_EvaluateForward/joints:64 (one clip, evaluate only).
+void BM_LayeredFrame(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  static const Rig rig = make_rig(n, kFastEvery, /*additive=*/true);
+  Animator animator = must(Animator::create(&rig, kTickRate), "animator");
+  const BlendEntry entries[] = {{0, 1.0f}, {1, 1.0f}};
+  const LayerId mix = must(animator.crossfade_synced(entries, 0.0, 0), "crossfade_synced");
+  const MaskEntry upper[] = {{"spine0"}};
+  const std::vector<float> mask = must(make_joint_mask(rig.skeleton(), upper), "mask");
+  LayerOptions masked;
+  masked.mask = mask;
+  (void)must(animator.add_overlay(2, masked, 0), "masked overlay");
+  LayerOptions additive;
+  additive.mode = LayerMode::kAdditive;
+  additive.weight = 0.5f;
+  (void)must(animator.add_overlay(4, additive, 0), "additive overlay");
+  int64_t tick = 0;
+  for (auto _ : state) {
+    const float w = static_cast<float>(tick % 120) / 120.0f;
+    const float weights[] = {1.0f - w, w};
+    (void)animator.set_blend_weights(mix, weights, tick);
+    benchmark::DoNotOptimize(animator.advance(tick).data());
+    animator.evaluate(tick++);
+    benchmark::DoNotOptimize(animator.palette().data());
+    benchmark::ClobberMemory();
+  }
+  set_per_joint(state, n);
+}
+
 // ---------------------------------------------------------------------------------------
 // (f) CPU skinning of 10k vertices with 4 influences against a 64-joint palette.
 // range(0): 0 positions only, 1 positions + normals, 2 positions + normals + tangents.
@@ -655,6 +694,7 @@ BENCHMARK(BM_PaletteOnly)->Apply(joint_counts);
 BENCHMARK(BM_EvaluateBlend2)->Apply(joint_counts);
 BENCHMARK(BM_PoseBlend2)->Apply(joint_counts);
 BENCHMARK(BM_EvaluateCrossfade)->Apply(joint_counts);
+BENCHMARK(BM_LayeredFrame)->Apply(common)->ArgName("joints")->Arg(kSkinJoints);
 BENCHMARK(BM_Skin)->Apply(common)->ArgName("streams")->DenseRange(0, 2);
 BENCHMARK(BM_RigCreateManyClips)->Apply(common)->ArgName("clips")->Arg(1000)->Arg(60000);
 

@@ -99,7 +99,9 @@ Result<Clip> make_additive_clip(const Clip& source, const Skeleton& skeleton,
     values.assign(ch.values.begin(), ch.values.end());
     bool identity = true;
     if (ch.property == Property::kRotation) {
-      const Quat rc = conj(normalize(Quat{ref.x, ref.y, ref.z, ref.w}));
+      // The reference as sampled (not renormalised): a key equal to it then gives
+      // exactly (0, 0, 0, w), the identity.
+      const Quat rc = conj(Quat{ref.x, ref.y, ref.z, ref.w});
       for (size_t k = 0; k < ch.times.size(); ++k) {
         for (size_t g = 0; g < groups; ++g) {
           float* p = values.data() + (k * groups + g) * width;

@@ -194,16 +194,13 @@ struct Budget {
 // Bytes an Animator (and the ScenePlayer's share for its object) allocates for a rig
 // whose largest clip has `events` events: an upper bound of animator.cpp's and
 // scene_player.cpp's sizing (kMaxRepeats crossings per mark, both directions).
-// Layer slots an Animator keeps key cursors and a mask for: every layer of every mix (a
-// synced mix has up to kMaxBlendPoints) and every overlay.
-constexpr uint64_t kAnimatorSlots = uint64_t{kMaxMixes} * kMaxBlendPoints + kMaxOverlays;
-
 uint64_t animator_bytes(const Rig& rig, uint64_t events) {
   const uint64_t joints = static_cast<uint64_t>(rig.skeleton().joint_count());
   const uint64_t channels = static_cast<uint64_t>(std::max(1, rig.max_channel_count()));
   const uint64_t capacity = std::max<uint64_t>(16, 2 * kMaxRepeats * events);
-  return 16384 + joints * (2 * sizeof(Trs) + 3 * sizeof(Mat4) + kAnimatorSlots * 4) +
-         channels * kAnimatorSlots * 4 + capacity * 128;
+  // 16 KiB: the Animator itself (its mixes hold their layers in place).
+  return 16384 + joints * (2 * sizeof(Trs) + 3 * sizeof(Mat4)) +
+         (channels + joints) * kLayerSlots * 4 + capacity * 128;
 }
 
 uint64_t sprite_player_bytes(uint64_t events) {

@@ -5,10 +5,12 @@
 #include <vector>
 
 #include "animpack/animator.h"
+#include "animpack/layers.h"
 #include "animpack/skinning.h"
 #include "animpack/sprite.h"
 #include "fixtures/allocation_counter.h"
 #include "fixtures/fixture.h"
+#include "layer_rig.h"
 
 namespace animpack {
 namespace {
@@ -80,6 +82,57 @@ TEST(Allocation, PlayingAThousandTicksAllocatesNothing) {
     a.evaluate(tick);
     (void)sprite->frame(tick);
     ASSERT_TRUE(skin(in, a.palette(), out));
+  }
+  EXPECT_EQ(fixture::stop_counting_allocations(), 0);
+  EXPECT_GT(events, 10u) << "the run did deliver events";
+}
+
+TEST(Allocation, SyncedMasksAdditiveAndOverlaysAllocateNothing) {
+  const Rig rig = layer_rig::make_rig();
+  AnimatorOptions options;
+  options.events = EventPolicy::kLead;
+  Animator a = std::move(*Animator::create(&rig, 60, options));
+  const MaskEntry upper[] = {{"Spine2"}, {"Neck", 0.5f}};
+  const std::vector<float> mask = *make_joint_mask(rig.skeleton(), upper);
+  const uint16_t walk = *rig.find_clip("Walk"), run = *rig.find_clip("Run");
+  const uint16_t wave = *rig.find_clip("Wave");
+  const uint16_t breathe = *rig.find_clip("Breathe", AdditiveReference::kFirstFrame);
+  const BlendEntry gait[] = {{walk, 1.0f}, {run, 0.0f}};
+  const BlendEntry jog[] = {{walk, 0.5f}, {run, 0.5f}};
+
+  size_t events = 0;
+  fixture::start_counting_allocations();
+  LayerId mix = *a.crossfade_synced(gait, 0.0, 0);
+  LayerOptions masked;
+  masked.mask = mask;
+  (void)a.add_overlay(wave, masked, 0);
+  LayerOptions added;
+  added.mode = LayerMode::kAdditive;
+  added.weight = 0.5f;
+  const LayerId breath = *a.add_overlay(breathe, added, 0);
+  for (int64_t tick = 0; tick < 1000; ++tick) {
+    const float w = static_cast<float>(tick % 100) / 100.0f;
+    const float weights[] = {1.0f - w, w};
+    (void)a.set_blend_weights(mix, weights, tick);
+    switch (tick % 250) {
+      case 100:
+        (void)a.crossfade("Wave", 0.25, tick);
+        break;
+      case 150:
+        mix = *a.crossfade_synced(jog, 0.5, tick);
+        (void)a.add_layer(breathe, added, tick);
+        break;
+      case 200:
+        (void)a.remove_overlay(breath);
+        (void)a.add_overlay(breathe, added, tick);
+        (void)a.set_speed(mix, 1.5f, tick);
+        break;
+      default:
+        break;
+    }
+    events += a.advance(tick).size();
+    a.evaluate(tick);
+    (void)a.passes(mix, tick);
   }
   EXPECT_EQ(fixture::stop_counting_allocations(), 0);
   EXPECT_GT(events, 10u) << "the run did deliver events";

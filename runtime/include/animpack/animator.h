@@ -36,9 +36,12 @@
 //   it adds over what is below, scaled by weight * mask[j]: translation and scale as
 //   below + w * delta, rotation as below * nlerp(identity, delta, w) (the delta turned in
 //   the joint's own frame; w = 1 composes the delta exactly, w = 0 changes nothing).
+//   Additive clips play only in additive layers, ordinary clips only in override layers
+//   (kBadClip), so play(), crossfade(), blend(), play_blend() and synced mixes take
+//   ordinary clips only.
 // - Overlays (add_overlay) are layers over the whole result of the mixes, in the order
 //   added, each on its own clock; play(), crossfade() and play_blend() keep them, stop()
-//   and remove_overlay() end them.
+//   and remove_overlay() end them. Their events carry mix = kOverlayMix.
 // - Synced mixes (crossfade_synced, set_blend_weights): the layers of a blend space. They
 //   share one normalised phase: with weights w_i (shares s_i = w_i / sum w) of clips of
 //   duration d_i the mix plays a cycle of D = sum s_i * d_i seconds, its clock s = offset
@@ -47,12 +50,17 @@
 //   slide. Layers of weight 0 are skipped; the first layer of non-zero weight is set over
 //   the rest pose and each later one mixed in by w_i / (w_first + ... + w_i), so a mix
 //   whose weight is all on one clip poses exactly that clip played alone. A weight change
-//   rescales the clock so the phase never jumps.
+//   at tick T rescales the clock so the phase never jumps (offset s(T) * D' / D, base T).
+//   set_speed, set_start and set_playback on any of its layers apply to its clock (all
+//   its layers); set_weight refuses them (kInvalidArgument). add_layer() adds plain
+//   layers over them, up to kMaxBlendPoints layers in all.
 // - Event policy (AnimatorOptions::events): kEveryLayer delivers every layer's marks (as
-//   above); kLead, for state machines, delivers only the newest mix's (the one fading in)
-//   and, in it, only the marks of its heaviest layer (the largest share; the first of
-//   equals), plus the marks of overlays whose weight is above 0: a fade or a blend space
-//   never doubles a footstep.
+//   above; a synced layer of weight 0 has none); kLead, for state machines, delivers only
+//   the newest mix's (the one fading in) and, in it, only the marks of its heaviest layer
+//   (the largest share of the mix's result: weight times 1 - weight of every later
+//   override layer, a play_blend or synced layer's weight being its weight over their
+//   sum; the first of equals), plus the marks of overlays whose weight is above 0: a fade
+//   or a blend space never doubles a footstep.
 #pragma once
 
 #include <cstdint>
@@ -75,6 +83,9 @@ inline constexpr int kMaxRepeats = 64;
 inline constexpr int kMaxBlendPoints = 16;
 // The most overlays at once.
 inline constexpr int kMaxOverlays = 8;
+// Layer slots an Animator allocates at create(): each holds one key cursor per channel
+// of the rig's largest clip and one mask weight per joint.
+inline constexpr int kLayerSlots = kMaxMixes * kMaxBlendPoints + kMaxOverlays;
 
 // How a layer plays. speed in [0, kMaxSpeed] (clip seconds per second), start in
 // [0, kMaxStartSeconds] (seconds into the clip at the start tick); see limits.h.
@@ -306,7 +317,7 @@ class Animator {
   Layer overlays_[kMaxOverlays];
   int overlay_count_ = 0;
   uint32_t next_id_ = 1;
-  static constexpr int kSlots = kMaxMixes * kMaxBlendPoints + kMaxOverlays;
+  static constexpr int kSlots = kLayerSlots;
   bool slot_used_[kSlots] = {};
   std::vector<uint32_t> cursor_pool_;  // kSlots * max channels
   std::vector<float> mask_pool_;       // kSlots * joints

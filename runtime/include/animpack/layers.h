@@ -17,10 +17,11 @@
 // The reference is the source clip's pose at time 0 (kFirstFrame: each channel's value at
 // t = 0; a joint property the clip does not animate has no channel and so no delta) or
 // the skeleton's rest pose (kRestPose). A channel whose every delta is the identity
-// (zero translation or scale difference, rotation (0, 0, 0, 1)) is left out, so adding
-// the reference pose itself changes nothing, bit for bit. Step and linear channels
-// convert exactly (the delta of a linear or slerped key pair is the linear or slerped
-// delta); cubic-spline tangents are transformed by the same linear map, so the Hermite
+// (zero translation or scale difference, rotation (0, 0, 0, 1); for a cubic spline, every
+// tangent zero too) is left out, so adding the reference pose itself changes nothing, bit
+// for bit; the clip keeps its source's duration (Clip::extend_duration) all the same. Step and
+// linear channels convert exactly (the delta of a linear or slerped key pair is the linear or
+// slerped delta); cubic-spline tangents are transformed by the same linear map, so the Hermite
 // curve of the deltas is the delta of the curve (before glTF's normalisation of
 // rotations, which the reference rotation does not change).
 #pragma once
