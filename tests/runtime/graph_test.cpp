@@ -814,6 +814,25 @@ TEST_F(StateMachine, BlendSpaceFiresOnlyItsHeaviestClipsMarks) {
   for (const std::string& e : events) EXPECT_NE(e.find(":walk_step"), std::string::npos) << e;
 }
 
+TEST_F(StateMachine, TwoDBlendStateFollowsBothParameters) {
+  std::swap(graph_.states[0], graph_.states[sPlane]);
+  graph_.parameters[kSpeed].default_value = 1.5f;
+  start();
+  EXPECT_EQ(std::vector<float>(machine_.blend_weights().begin(), machine_.blend_weights().end()),
+            (std::vector<float>{0.0f, 1.0f, 0.0f}));
+  ASSERT_TRUE(machine_.set_float("turn", 1.0f));
+  machine_.update(10);
+  EXPECT_EQ(std::vector<float>(machine_.blend_weights().begin(), machine_.blend_weights().end()),
+            (std::vector<float>{0.0f, 0.0f, 1.0f}));
+  ASSERT_TRUE(machine_.set_float("speed", 0.0f));
+  ASSERT_TRUE(machine_.set_float("turn", 0.0f));
+  machine_.update(11);
+  EXPECT_EQ(std::vector<float>(machine_.blend_weights().begin(), machine_.blend_weights().end()),
+            (std::vector<float>{1.0f, 0.0f, 0.0f}));
+  (void)animator_.advance(11);
+  EXPECT_EQ(joint(11, 0).translation.x, 0.0f) << "idle alone: no walk or run stride";
+}
+
 TEST_F(StateMachine, TheStateFadingOutKeepsItsWeights) {
   // locomotion fades to walk over 0.5 s; speed changes during the fade reach neither
   // (walk does not use it, locomotion fades out as it was): the poses equal a run
