@@ -417,37 +417,41 @@ void blend_weights_1d(std::span<const BlendPoint> points, float x, std::span<flo
   }
 }
 
+namespace {
+
+// Point i's raw gradient band weight at (px, py) (graph.h), in double.
+double band_weight(std::span<const BlendPoint> points, size_t i, double px, double py) {
+  const double ix = points[i].x;
+  const double iy = points[i].y;
+  const double vx = px - ix;
+  const double vy = py - iy;
+  double w = 1.0;
+  for (size_t j = 0; j < points.size(); ++j) {
+    if (j == i) continue;
+    const double ex = static_cast<double>(points[j].x) - ix;
+    const double ey = static_cast<double>(points[j].y) - iy;
+    const double len2 = ex * ex + ey * ey;
+    if (!(len2 > 0.0)) continue;  // a coincident point (validate refuses them)
+    const double band = clamp01(1.0 - (vx * ex + vy * ey) / len2);
+    if (band < w) w = band;
+  }
+  return w;
+}
+
+}  // namespace
+
 void blend_weights_2d(std::span<const BlendPoint> points, float x, float y, std::span<float> out) {
   for (float& w : out) w = 0.0f;
   if (points.empty() || out.size() != points.size()) return;
   const double px = x;
   const double py = y;
-  // Raw weights in out (as floats of the double values), their sum in double.
-  double raw[kMaxBlendPoints];
-  const size_t count = points.size() < static_cast<size_t>(kMaxBlendPoints)
-                           ? points.size()
-                           : static_cast<size_t>(kMaxBlendPoints);
+  const size_t count = points.size();
   double sum = 0.0;
-  for (size_t i = 0; i < count; ++i) {
-    const double ix = points[i].x;
-    const double iy = points[i].y;
-    const double vx = px - ix;
-    const double vy = py - iy;
-    double w = 1.0;
-    for (size_t j = 0; j < count; ++j) {
-      if (j == i) continue;
-      const double ex = static_cast<double>(points[j].x) - ix;
-      const double ey = static_cast<double>(points[j].y) - iy;
-      const double len2 = ex * ex + ey * ey;
-      if (!(len2 > 0.0)) continue;  // a coincident point (validate refuses them)
-      const double band = clamp01(1.0 - (vx * ex + vy * ey) / len2);
-      if (band < w) w = band;
-    }
-    raw[i] = w;
-    sum += w;
-  }
+  for (size_t i = 0; i < count; ++i) sum += band_weight(points, i, px, py);
   if (sum > 0.0 && finite(sum)) {
-    for (size_t i = 0; i < count; ++i) out[i] = static_cast<float>(raw[i] / sum);
+    for (size_t i = 0; i < count; ++i) {
+      out[i] = static_cast<float>(band_weight(points, i, px, py) / sum);
+    }
     return;
   }
   // Degenerate (a NaN query): the nearest point by squared distance, first of equals.

@@ -237,7 +237,7 @@ TEST(BlendSpace, WrongOutputSizeGivesZeros) {
 // ---------------------------------------------------------------------------------------
 // GraphDef::validate
 
-class GraphValidate : public ::testing::Test {
+class Graph : public ::testing::Test {
  protected:
   // base_graph() plus one transition and two layers: valid.
   GraphDef good() {
@@ -269,12 +269,12 @@ class GraphValidate : public ::testing::Test {
   Rig rig_ = graph_rig();
 };
 
-TEST_F(GraphValidate, AcceptsAGoodGraph) {
+TEST_F(Graph, ValidateAcceptsAGoodGraph) {
   Result<void> r = good().validate(rig_);
   EXPECT_TRUE(r) << r.error().message();
   EXPECT_TRUE(GraphDef{}.validate(rig_)) << "an empty graph";
 }
-TEST_F(GraphValidate, ErrorsNameTheStateTransitionOrLayer) {
+TEST_F(Graph, ValidateErrorsNameTheStateTransitionOrLayer) {
   GraphDef g = good();
   g.states[sRun].speed = 9.0f;
   Result<void> r = g.validate(rig_);
@@ -294,65 +294,65 @@ TEST_F(GraphValidate, ErrorsNameTheStateTransitionOrLayer) {
   EXPECT_NE(std::string(r.error().message()).find("layer 1 'Breathe'"), std::string::npos)
       << r.error().message();
 }
-TEST_F(GraphValidate, RefusesTooManyParameters) {
+TEST_F(Graph, ValidateRefusesTooManyParameters) {
   refuses([](GraphDef& g) {
     for (int i = 0; i < kMaxGraphParameters; ++i)
       g.parameters.push_back(param("", ParameterKind::kBool));
     for (size_t i = 0; i < g.parameters.size(); ++i) g.parameters[i].name = "p" + std::to_string(i);
   });
 }
-TEST_F(GraphValidate, RefusesAParameterWithoutAName) {
+TEST_F(Graph, ValidateRefusesAParameterWithoutAName) {
   refuses([](GraphDef& g) { g.parameters[1].name.clear(); });
 }
-TEST_F(GraphValidate, RefusesTwoParametersOfOneName) {
+TEST_F(Graph, ValidateRefusesTwoParametersOfOneName) {
   refuses([](GraphDef& g) { g.parameters[3].name = "speed"; });
 }
-TEST_F(GraphValidate, RefusesAnUnknownParameterKind) {
+TEST_F(Graph, ValidateRefusesAnUnknownParameterKind) {
   refuses([](GraphDef& g) { g.parameters[1].kind = static_cast<ParameterKind>(7); });
 }
-TEST_F(GraphValidate, RefusesAFloatRangeWithMinAboveMax) {
+TEST_F(Graph, ValidateRefusesAFloatRangeWithMinAboveMax) {
   refuses([](GraphDef& g) { g.parameters[0].min = 7.0f; });
   refuses([](GraphDef& g) { g.parameters[0].max = kNaN; });
 }
-TEST_F(GraphValidate, RefusesAFloatDefaultOutsideItsRange) {
+TEST_F(Graph, ValidateRefusesAFloatDefaultOutsideItsRange) {
   refuses([](GraphDef& g) { g.parameters[0].default_value = 6.5f; });
   refuses([](GraphDef& g) { g.parameters[0].default_value = kNaN; });
 }
-TEST_F(GraphValidate, RefusesABoolDefaultOtherThanZeroOrOne) {
+TEST_F(Graph, ValidateRefusesABoolDefaultOtherThanZeroOrOne) {
   refuses([](GraphDef& g) { g.parameters[kGrounded].default_value = 0.5f; });
 }
-TEST_F(GraphValidate, RefusesATriggerDefaultOtherThanZero) {
+TEST_F(Graph, ValidateRefusesATriggerDefaultOtherThanZero) {
   refuses([](GraphDef& g) { g.parameters[kGo].default_value = 1.0f; });
 }
-TEST_F(GraphValidate, RefusesTooManyStates) {
+TEST_F(Graph, ValidateRefusesTooManyStates) {
   refuses([](GraphDef& g) {
     for (int i = 0; i < kMaxGraphStates; ++i) g.states.push_back(clip_state("", kIdle));
     for (size_t i = 0; i < g.states.size(); ++i) g.states[i].name = "s" + std::to_string(i);
   });
 }
-TEST_F(GraphValidate, RefusesAStateWithoutAName) {
+TEST_F(Graph, ValidateRefusesAStateWithoutAName) {
   refuses([](GraphDef& g) { g.states[2].name.clear(); });
 }
-TEST_F(GraphValidate, RefusesTwoStatesOfOneName) {
+TEST_F(Graph, ValidateRefusesTwoStatesOfOneName) {
   refuses([](GraphDef& g) { g.states[3].name = "idle"; });
 }
-TEST_F(GraphValidate, RefusesAStateClipOutOfRange) {
+TEST_F(Graph, ValidateRefusesAStateClipOutOfRange) {
   refuses([](GraphDef& g) { g.states[1].clip = 6; });
   refuses([](GraphDef& g) { g.states[1].clip = -2; });
 }
-TEST_F(GraphValidate, RefusesAStateOfAnAdditiveClip) {
+TEST_F(Graph, ValidateRefusesAStateOfAnAdditiveClip) {
   refuses([](GraphDef& g) { g.states[1].clip = kBreathe; });
   refuses([](GraphDef& g) { g.states[sLoco].points[1].clip = kBreathe; });
 }
-TEST_F(GraphValidate, RefusesAClipStateWithBlendPoints) {
+TEST_F(Graph, ValidateRefusesAClipStateWithBlendPoints) {
   refuses([](GraphDef& g) { g.states[1].points = g.states[sLoco].points; });
   refuses([](GraphDef& g) { g.states[1].x_parameter = kSpeed; });
 }
-TEST_F(GraphValidate, RefusesABlendSpaceOfOnePoint) {
+TEST_F(Graph, ValidateRefusesABlendSpaceOfOnePoint) {
   refuses([](GraphDef& g) { g.states[sLoco].points.resize(1); });
   refuses([](GraphDef& g) { g.states[sLoco].points.clear(); });
 }
-TEST_F(GraphValidate, RefusesABlendSpaceOfTooManyPoints) {
+TEST_F(Graph, ValidateRefusesABlendSpaceOfTooManyPoints) {
   refuses([](GraphDef& g) {
     g.states[sLoco].points.clear();
     for (int i = 0; i <= kMaxBlendPoints; ++i) {
@@ -360,114 +360,114 @@ TEST_F(GraphValidate, RefusesABlendSpaceOfTooManyPoints) {
     }
   });
 }
-TEST_F(GraphValidate, RefusesABlendPointClipOutOfRange) {
+TEST_F(Graph, ValidateRefusesABlendPointClipOutOfRange) {
   refuses([](GraphDef& g) { g.states[sLoco].points[2].clip = 6; });
 }
-TEST_F(GraphValidate, RefusesCoincidentOneDPoints) {
+TEST_F(Graph, ValidateRefusesCoincidentOneDPoints) {
   refuses([](GraphDef& g) { g.states[sLoco].points[2].x = 0.0f; });
   GraphDef g = good();  // in 1D, y does not tell points apart
   g.states[sLoco].points[2].x = 0.0f;
   g.states[sLoco].points[2].y = 5.0f;
   EXPECT_FALSE(g.validate(rig_));
 }
-TEST_F(GraphValidate, RefusesCoincidentTwoDPoints) {
+TEST_F(Graph, ValidateRefusesCoincidentTwoDPoints) {
   refuses([](GraphDef& g) { g.states[sPlane].points[2].y = 0.0f; });
   EXPECT_TRUE(good().validate(rig_)) << "equal x, different y is fine in 2D";
 }
-TEST_F(GraphValidate, RefusesABlendPointNotFinite) {
+TEST_F(Graph, ValidateRefusesABlendPointNotFinite) {
   refuses([](GraphDef& g) { g.states[sLoco].points[0].x = kNaN; });
   refuses(
       [](GraphDef& g) { g.states[sPlane].points[0].y = std::numeric_limits<float>::infinity(); });
 }
-TEST_F(GraphValidate, RefusesABlendParameterThatIsNotAFloat) {
+TEST_F(Graph, ValidateRefusesABlendParameterThatIsNotAFloat) {
   refuses([](GraphDef& g) { g.states[sLoco].x_parameter = kGrounded; });
   refuses([](GraphDef& g) { g.states[sLoco].x_parameter = -1; });
   refuses([](GraphDef& g) { g.states[sPlane].y_parameter = kGo; });
   refuses([](GraphDef& g) { g.states[sPlane].y_parameter = 99; });
 }
-TEST_F(GraphValidate, RefusesAStateSpeedOutOfRange) {
+TEST_F(Graph, ValidateRefusesAStateSpeedOutOfRange) {
   refuses([](GraphDef& g) { g.states[0].speed = kMaxSpeed * 2.0f; });
   refuses([](GraphDef& g) { g.states[0].speed = -1.0f; });
   refuses([](GraphDef& g) { g.states[0].speed = kNaN; });
 }
-TEST_F(GraphValidate, RefusesASpeedParameterThatIsNotAFloat) {
+TEST_F(Graph, ValidateRefusesASpeedParameterThatIsNotAFloat) {
   refuses([](GraphDef& g) { g.states[0].speed_parameter = kGo; });
   refuses([](GraphDef& g) { g.states[0].speed_parameter = 42; });
 }
-TEST_F(GraphValidate, RefusesASpeedParameterWhoseDefaultIsNoSpeed) {
+TEST_F(Graph, ValidateRefusesASpeedParameterWhoseDefaultIsNoSpeed) {
   refuses([](GraphDef& g) {
     g.parameters[kTurn].default_value = -0.5f;
     g.states[0].speed_parameter = kTurn;
   });
 }
-TEST_F(GraphValidate, RefusesAStartOutOfRange) {
+TEST_F(Graph, ValidateRefusesAStartOutOfRange) {
   refuses([](GraphDef& g) { g.states[0].start = -0.5; });
   refuses([](GraphDef& g) { g.states[0].start = kMaxStartSeconds + 1.0; });
 }
-TEST_F(GraphValidate, RefusesAnUnknownPlayback) {
+TEST_F(Graph, ValidateRefusesAnUnknownPlayback) {
   refuses([](GraphDef& g) { g.states[0].playback = static_cast<Playback>(3); });
   refuses([](GraphDef& g) { g.layers[0].playback = static_cast<Playback>(9); });
 }
-TEST_F(GraphValidate, RefusesTooManyTransitions) {
+TEST_F(Graph, ValidateRefusesTooManyTransitions) {
   refuses([](GraphDef& g) { g.transitions.resize(kMaxGraphTransitions + 1, g.transitions[0]); });
 }
-TEST_F(GraphValidate, RefusesATransitionToNowhere) {
+TEST_F(Graph, ValidateRefusesATransitionToNowhere) {
   refuses([](GraphDef& g) { g.transitions[0].to = 6; });
   refuses([](GraphDef& g) { g.transitions[0].to = -1; });
 }
-TEST_F(GraphValidate, RefusesATransitionFromNowhere) {
+TEST_F(Graph, ValidateRefusesATransitionFromNowhere) {
   refuses([](GraphDef& g) { g.transitions[0].from = 6; });
   refuses([](GraphDef& g) { g.transitions[0].from = -2; });
 }
-TEST_F(GraphValidate, RefusesAFadeOutOfRange) {
+TEST_F(Graph, ValidateRefusesAFadeOutOfRange) {
   refuses([](GraphDef& g) { g.transitions[0].fade = -0.1; });
   refuses([](GraphDef& g) { g.transitions[0].fade = kMaxFadeSeconds * 2.0; });
 }
-TEST_F(GraphValidate, RefusesTooManyConditions) {
+TEST_F(Graph, ValidateRefusesTooManyConditions) {
   refuses([](GraphDef& g) {
     g.transitions[0].conditions.resize(kMaxTransitionConditions + 1,
                                        g.transitions[0].conditions[0]);
   });
 }
-TEST_F(GraphValidate, RefusesAConditionOnAParameterOfTheWrongKind) {
+TEST_F(Graph, ValidateRefusesAConditionOnAParameterOfTheWrongKind) {
   refuses([](GraphDef& g) { g.transitions[0].conditions[0].parameter = kGrounded; });
   refuses([](GraphDef& g) { g.transitions[1].conditions[0].parameter = kSpeed; });
   refuses([](GraphDef& g) { g.transitions[2].conditions[1].parameter = kGo; });
 }
-TEST_F(GraphValidate, RefusesAConditionOnAnUndeclaredParameter) {
+TEST_F(Graph, ValidateRefusesAConditionOnAnUndeclaredParameter) {
   refuses([](GraphDef& g) { g.transitions[0].conditions[0].parameter = 7; });
   refuses([](GraphDef& g) { g.transitions[0].conditions[0].parameter = -1; });
 }
-TEST_F(GraphValidate, RefusesAConditionOfAnUnknownKind) {
+TEST_F(Graph, ValidateRefusesAConditionOfAnUnknownKind) {
   refuses([](GraphDef& g) { g.transitions[0].conditions[0].kind = static_cast<ConditionKind>(5); });
 }
-TEST_F(GraphValidate, RefusesAThresholdNotFinite) {
+TEST_F(Graph, ValidateRefusesAThresholdNotFinite) {
   refuses([](GraphDef& g) { g.transitions[0].conditions[0].value = kNaN; });
 }
-TEST_F(GraphValidate, RefusesABoolConditionOtherThanZeroOrOne) {
+TEST_F(Graph, ValidateRefusesABoolConditionOtherThanZeroOrOne) {
   refuses([](GraphDef& g) { g.transitions[2].conditions[1].value = 2.0f; });
 }
-TEST_F(GraphValidate, RefusesABadExitTime) {
+TEST_F(Graph, ValidateRefusesABadExitTime) {
   refuses([](GraphDef& g) { g.transitions[2].conditions[0].value = -0.5f; });
   refuses([](GraphDef& g) { g.transitions[2].conditions[0].value = kNaN; });
   refuses([](GraphDef& g) { g.transitions[2].conditions[0].parameter = kSpeed; });
 }
-TEST_F(GraphValidate, RefusesTooManyLayers) {
+TEST_F(Graph, ValidateRefusesTooManyLayers) {
   refuses([](GraphDef& g) { g.layers.resize(kMaxGraphLayers + 1, g.layers[0]); });
 }
-TEST_F(GraphValidate, RefusesALayerClipOutOfRange) {
+TEST_F(Graph, ValidateRefusesALayerClipOutOfRange) {
   refuses([](GraphDef& g) { g.layers[0].clip = 6; });
 }
-TEST_F(GraphValidate, RefusesALayerClipOfTheWrongMode) {
+TEST_F(Graph, ValidateRefusesALayerClipOfTheWrongMode) {
   refuses([](GraphDef& g) { g.layers[0].mode = LayerMode::kAdditive; });
   refuses([](GraphDef& g) { g.layers[1].mode = LayerMode::kOverride; });
   refuses([](GraphDef& g) { g.layers[1].mode = static_cast<LayerMode>(4); });
 }
-TEST_F(GraphValidate, RefusesALayerWeightOutOfRange) {
+TEST_F(Graph, ValidateRefusesALayerWeightOutOfRange) {
   refuses([](GraphDef& g) { g.layers[0].weight = 1.5f; });
   refuses([](GraphDef& g) { g.layers[0].weight = kNaN; });
 }
-TEST_F(GraphValidate, RefusesAWeightParameterThatIsNotAFloatInZeroToOne) {
+TEST_F(Graph, ValidateRefusesAWeightParameterThatIsNotAFloatInZeroToOne) {
   refuses([](GraphDef& g) { g.layers[1].weight_parameter = kGo; });
   refuses([](GraphDef& g) { g.layers[1].weight_parameter = 11; });
   refuses([](GraphDef& g) {  // rate's default 2 is no weight
@@ -475,21 +475,22 @@ TEST_F(GraphValidate, RefusesAWeightParameterThatIsNotAFloatInZeroToOne) {
     g.layers[1].weight_parameter = kRate_;
   });
 }
-TEST_F(GraphValidate, RefusesAMaskOfTheWrongSize) {
+TEST_F(Graph, ValidateRefusesAMaskOfTheWrongSize) {
   refuses([](GraphDef& g) { g.layers[0].mask = {1.0f, 1.0f}; });
 }
-TEST_F(GraphValidate, RefusesAMaskWeightOutOfRange) {
+TEST_F(Graph, ValidateRefusesAMaskWeightOutOfRange) {
   refuses([](GraphDef& g) { g.layers[0].mask[1] = 1.5f; });
   refuses([](GraphDef& g) { g.layers[0].mask[2] = kNaN; });
 }
-TEST_F(GraphValidate, RefusesALayerSpeedOutOfRange) {
+TEST_F(Graph, ValidateRefusesALayerSpeedOutOfRange) {
   refuses([](GraphDef& g) { g.layers[0].speed = -1.0f; });
 }
 
 // ---------------------------------------------------------------------------------------
 // StateMachine
 
-class Machine : public ::testing::Test {
+// Named as the suite; the runtime class is ::animpack::StateMachine here.
+class StateMachine : public ::testing::Test {
  protected:
   void SetUp() override {
     AnimatorOptions options;
@@ -500,7 +501,7 @@ class Machine : public ::testing::Test {
   }
   // A machine over graph_ from `tick`.
   void start(int64_t tick = 0) {
-    auto m = StateMachine::create(&graph_, &animator_, tick);
+    auto m = ::animpack::StateMachine::create(&graph_, &animator_, tick);
     ASSERT_TRUE(m) << m.error().message();
     machine_ = std::move(*m);
   }
@@ -532,10 +533,10 @@ class Machine : public ::testing::Test {
   Rig rig_ = graph_rig();
   GraphDef graph_ = base_graph();
   Animator animator_;
-  StateMachine machine_;
+  ::animpack::StateMachine machine_;
 };
 
-TEST_F(Machine, StartsInTheFirstState) {
+TEST_F(StateMachine, StartsInTheFirstState) {
   graph_.states[0].start = 0.5;
   start(7);
   EXPECT_EQ(machine_.state(), sIdle);
@@ -549,7 +550,7 @@ TEST_F(Machine, StartsInTheFirstState) {
   EXPECT_EQ(machine_.transitions_fired(), 0u);
 }
 
-TEST_F(Machine, StartsABlendSpaceAsASyncedMixAtItsParameters) {
+TEST_F(StateMachine, StartsABlendSpaceAsASyncedMixAtItsParameters) {
   std::swap(graph_.states[0], graph_.states[sLoco]);
   graph_.parameters[kSpeed].default_value = 2.75f;  // halfway from walk to run
   start();
@@ -560,7 +561,7 @@ TEST_F(Machine, StartsABlendSpaceAsASyncedMixAtItsParameters) {
   EXPECT_EQ(animator_.layer_count(0), 3);
 }
 
-TEST_F(Machine, AGraphWithoutStatesPlaysOnlyItsLayers) {
+TEST_F(StateMachine, AGraphWithoutStatesPlaysOnlyItsLayers) {
   graph_.states.clear();
   LayerDef wave;
   wave.clip = kWave;
@@ -574,16 +575,16 @@ TEST_F(Machine, AGraphWithoutStatesPlaysOnlyItsLayers) {
   EXPECT_NEAR(joint(30, 2).rotation.z, q.z, 1e-6f);
 }
 
-TEST_F(Machine, RefusesABadGraph) {
+TEST_F(StateMachine, RefusesABadGraph) {
   graph_.states[1].clip = 99;
-  auto m = StateMachine::create(&graph_, &animator_, 0);
+  auto m = ::animpack::StateMachine::create(&graph_, &animator_, 0);
   ASSERT_FALSE(m);
   EXPECT_EQ(m.error().code(), ErrorCode::kBadGraph);
-  EXPECT_EQ(StateMachine::create(nullptr, &animator_, 0).error().code(),
+  EXPECT_EQ(::animpack::StateMachine::create(nullptr, &animator_, 0).error().code(),
             ErrorCode::kInvalidArgument);
 }
 
-TEST_F(Machine, TransitionFiresOnTheTickItsConditionsFirstHold) {
+TEST_F(StateMachine, TransitionFiresOnTheTickItsConditionsFirstHold) {
   graph_.transitions = {transition(sIdle, sWalk, {cond(ConditionKind::kAbove, kSpeed, 1.0f)})};
   start();
   run(0, 9);
@@ -610,7 +611,7 @@ TEST_F(Machine, TransitionFiresOnTheTickItsConditionsFirstHold) {
   EXPECT_EQ(tick_entering(sWalk, 116, 200), 116);
 }
 
-TEST_F(Machine, WrittenOrderBreaksTies) {
+TEST_F(StateMachine, WrittenOrderBreaksTies) {
   graph_.transitions = {transition(sIdle, sWalk, {cond(ConditionKind::kAbove, kSpeed, 1.0f)}),
                         transition(sIdle, sRun, {cond(ConditionKind::kAbove, kSpeed, 2.0f)})};
   start();
@@ -624,7 +625,7 @@ TEST_F(Machine, WrittenOrderBreaksTies) {
   EXPECT_EQ(machine_.state(), sRun);
 }
 
-TEST_F(Machine, AtMostOneTransitionPerTick) {
+TEST_F(StateMachine, AtMostOneTransitionPerTick) {
   // idle -> walk -> run -> idle, each without conditions and without a fade.
   graph_.transitions = {transition(sIdle, sWalk, {}), transition(sWalk, sRun, {}),
                         transition(sRun, sIdle, {})};
@@ -640,7 +641,7 @@ TEST_F(Machine, AtMostOneTransitionPerTick) {
   EXPECT_EQ(machine_.transitions_fired(), 3u);
 }
 
-TEST_F(Machine, TriggerIsConsumedOnlyByTheTransitionThatFires) {
+TEST_F(StateMachine, TriggerIsConsumedOnlyByTheTransitionThatFires) {
   graph_.transitions = {
       transition(sIdle, sJump,
                  {cond(ConditionKind::kTrigger, kGo), cond(ConditionKind::kAbove, kSpeed, 5.0f)}),
@@ -654,7 +655,7 @@ TEST_F(Machine, TriggerIsConsumedOnlyByTheTransitionThatFires) {
   EXPECT_EQ(*machine_.value("go"), 1.0f) << "its transition did not fire";
 }
 
-TEST_F(Machine, TriggerStaysSetUntilATransitionUsesIt) {
+TEST_F(StateMachine, TriggerStaysSetUntilATransitionUsesIt) {
   graph_.transitions = {transition(sIdle, sWalk, {cond(ConditionKind::kAbove, kSpeed, 1.0f)}),
                         transition(sWalk, sRun, {cond(ConditionKind::kTrigger, kGo)})};
   start();
@@ -673,7 +674,7 @@ TEST_F(Machine, TriggerStaysSetUntilATransitionUsesIt) {
   EXPECT_EQ(*machine_.value("go2"), 0.0f);
 }
 
-TEST_F(Machine, ExitTimeWaitsForPasses) {
+TEST_F(StateMachine, ExitTimeWaitsForPasses) {
   // A fraction of the first pass: jump (1 s, once) leaves at 0.5 passes, tick 30.
   std::swap(graph_.states[0], graph_.states[sJump]);  // start in jump; idle is sJump now
   graph_.transitions = {transition(0, sJump, {cond(ConditionKind::kExitTime, -1, 0.5f)})};
@@ -694,7 +695,7 @@ TEST_F(Machine, ExitTimeWaitsForPasses) {
   EXPECT_EQ(tick_entering(sLoco, 0, 300), 45);
 }
 
-TEST_F(Machine, AnyStateNeverFiresIntoTheCurrentState) {
+TEST_F(StateMachine, AnyStateNeverFiresIntoTheCurrentState) {
   graph_.transitions = {transition(-1, sIdle, {})};
   start();
   run(0, 50);
@@ -709,7 +710,7 @@ TEST_F(Machine, AnyStateNeverFiresIntoTheCurrentState) {
   EXPECT_EQ(machine_.transitions_fired(), 1u);
 }
 
-TEST_F(Machine, NoTransitionDuringAFade) {
+TEST_F(StateMachine, NoTransitionDuringAFade) {
   graph_.transitions = {transition(sIdle, sWalk, {cond(ConditionKind::kTrigger, kGo)}, 0.5),
                         transition(sWalk, sRun, {cond(ConditionKind::kTrigger, kGo)}, 0.25)};
   start();
@@ -734,7 +735,7 @@ std::vector<uint32_t> pose_bits(std::span<const Trs> locals) {
   return bits;
 }
 
-TEST_F(Machine, OneDBlendStateAtAPointEqualsThatClipAloneBitForBit) {
+TEST_F(StateMachine, OneDBlendStateAtAPointEqualsThatClipAloneBitForBit) {
   std::swap(graph_.states[0], graph_.states[sLoco]);
   const struct {
     float speed;
@@ -756,7 +757,7 @@ TEST_F(Machine, OneDBlendStateAtAPointEqualsThatClipAloneBitForBit) {
   }
 }
 
-TEST_F(Machine, BlendSpaceClipsStayInPhase) {
+TEST_F(StateMachine, BlendSpaceClipsStayInPhase) {
   std::swap(graph_.states[0], graph_.states[sLoco]);
   graph_.parameters[kSpeed].default_value = 2.0f;
   start();
@@ -785,7 +786,7 @@ TEST_F(Machine, BlendSpaceClipsStayInPhase) {
   EXPECT_FLOAT_EQ(machine_.blend_weights()[1], 1.0f - 0.1f / 2.5f);
 }
 
-TEST_F(Machine, EventsInFadesComeFromTheStateFadingIn) {
+TEST_F(StateMachine, EventsInFadesComeFromTheStateFadingIn) {
   // Walk (mark at 0.5 s) fades to run (mark at 0.25 s) over 0.5 s from tick 20: walk's
   // mark at tick 30 falls inside the fade and must not fire; run's at 35 and 65 do.
   graph_.transitions = {transition(sIdle, sWalk, {}),
@@ -802,7 +803,7 @@ TEST_F(Machine, EventsInFadesComeFromTheStateFadingIn) {
   EXPECT_EQ(run(0, 40), (std::vector<std::string>{"30:walk_step"}));
 }
 
-TEST_F(Machine, BlendSpaceFiresOnlyItsHeaviestClipsMarks) {
+TEST_F(StateMachine, BlendSpaceFiresOnlyItsHeaviestClipsMarks) {
   std::swap(graph_.states[0], graph_.states[sLoco]);
   graph_.parameters[kSpeed].default_value = 2.5f;  // walk 0.6, run 0.4: a 0.8 s cycle
   start();
@@ -813,7 +814,54 @@ TEST_F(Machine, BlendSpaceFiresOnlyItsHeaviestClipsMarks) {
   for (const std::string& e : events) EXPECT_NE(e.find(":walk_step"), std::string::npos) << e;
 }
 
-TEST_F(Machine, ParameterErrorsAreValues) {
+TEST_F(StateMachine, TwoDBlendStateFollowsBothParameters) {
+  std::swap(graph_.states[0], graph_.states[sPlane]);
+  graph_.parameters[kSpeed].default_value = 1.5f;
+  start();
+  EXPECT_EQ(std::vector<float>(machine_.blend_weights().begin(), machine_.blend_weights().end()),
+            (std::vector<float>{0.0f, 1.0f, 0.0f}));
+  ASSERT_TRUE(machine_.set_float("turn", 1.0f));
+  machine_.update(10);
+  EXPECT_EQ(std::vector<float>(machine_.blend_weights().begin(), machine_.blend_weights().end()),
+            (std::vector<float>{0.0f, 0.0f, 1.0f}));
+  ASSERT_TRUE(machine_.set_float("speed", 0.0f));
+  ASSERT_TRUE(machine_.set_float("turn", 0.0f));
+  machine_.update(11);
+  EXPECT_EQ(std::vector<float>(machine_.blend_weights().begin(), machine_.blend_weights().end()),
+            (std::vector<float>{1.0f, 0.0f, 0.0f}));
+  (void)animator_.advance(11);
+  EXPECT_EQ(joint(11, 0).translation.x, 0.0f) << "idle alone: no walk or run stride";
+}
+
+TEST_F(StateMachine, TheStateFadingOutKeepsItsWeights) {
+  // locomotion fades to walk over 0.5 s; speed changes during the fade reach neither
+  // (walk does not use it, locomotion fades out as it was): the poses equal a run
+  // without the change, bit for bit.
+  std::swap(graph_.states[0], graph_.states[sLoco]);  // walk stays at sWalk
+  graph_.parameters[kSpeed].default_value = 2.0f;
+  graph_.transitions = {transition(0, sWalk, {cond(ConditionKind::kTrigger, kGo)}, 0.5)};
+  std::vector<std::vector<uint32_t>> poses[2];
+  for (int changed = 0; changed < 2; ++changed) {
+    SetUp();
+    start();
+    for (int64_t t = 0; t < 60; ++t) {
+      if (t == 10) {
+        ASSERT_TRUE(machine_.fire_trigger("go"));
+      }
+      if (changed == 1 && t > 10) {
+        ASSERT_TRUE(machine_.set_float("speed", static_cast<float>(t % 5)));
+      }
+      machine_.update(t);
+      (void)animator_.advance(t);
+      animator_.evaluate(t);
+      poses[changed].push_back(pose_bits(animator_.locals()));
+    }
+    EXPECT_EQ(machine_.state(), sWalk);
+  }
+  EXPECT_EQ(poses[0], poses[1]);
+}
+
+TEST_F(StateMachine, ParameterErrorsAreValues) {
   graph_.states[0].speed_parameter = kRate_;
   graph_.parameters[kRate_].min = -10.0f;
   graph_.parameters[kRate_].max = 10.0f;
@@ -857,7 +905,7 @@ TEST_F(Machine, ParameterErrorsAreValues) {
   EXPECT_TRUE(machine_.set_float("tired", 1.0f));
 }
 
-TEST_F(Machine, SpeedParameterDrivesStateSpeed) {
+TEST_F(StateMachine, SpeedParameterDrivesStateSpeed) {
   graph_.states[0].speed_parameter = kRate_;
   graph_.parameters[kRate_].default_value = 0.5f;
   graph_.transitions = {transition(sIdle, sWalk, {cond(ConditionKind::kTrigger, kGo)})};
@@ -879,7 +927,7 @@ TEST_F(Machine, SpeedParameterDrivesStateSpeed) {
   EXPECT_DOUBLE_EQ(*animator_.clip_time(idle, 46), 0.75 + 2.0 / 60.0 * 1.0);
 }
 
-TEST_F(Machine, LayerWeightParameter) {
+TEST_F(StateMachine, LayerWeightParameter) {
   LayerDef wave;
   wave.clip = kWave;
   wave.weight_parameter = kTired;
@@ -898,7 +946,7 @@ TEST_F(Machine, LayerWeightParameter) {
   EXPECT_LT(joint(30, 2).rotation.z, half.z);
 }
 
-TEST_F(Machine, LayersPlayWithTheirMasksAndModes) {
+TEST_F(StateMachine, LayersPlayWithTheirMasksAndModes) {
   LayerDef wave;
   wave.clip = kWave;
   wave.mask = {1.0f, 1.0f, 0.0f};  // not the arm
@@ -914,7 +962,7 @@ TEST_F(Machine, LayersPlayWithTheirMasksAndModes) {
   EXPECT_EQ(*animator_.layer_clip(machine_.overlay(1)), kBreathe);
 }
 
-TEST_F(Machine, PlayStateJumpsAndFades) {
+TEST_F(StateMachine, PlayStateJumpsAndFades) {
   start();
   run(0, 9);
   ASSERT_TRUE(machine_.play_state("run", 0.0, 10));

@@ -102,8 +102,8 @@ enum class ConditionKind : uint8_t {
   kExitTime = 4,  // the from-state has played at least `value` passes (0.9: 90% of its
                   // first; 2: two whole passes); Animator::passes()
 };
-const char* condition_kind_name(
-    ConditionKind kind);  // "above", "below", "is", "trigger", "exit_time"
+// "above", "below", "is", "trigger", "exit_time".
+const char* condition_kind_name(ConditionKind kind);
 
 struct ConditionDef {
   ConditionKind kind = ConditionKind::kAbove;
