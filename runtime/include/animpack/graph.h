@@ -97,8 +97,7 @@ enum class ConditionKind : uint8_t {
   kExitTime = 4,  // the from-state has played at least `value` passes (0.9: 90% of its
                   // first; 2: two whole passes); Animator::passes()
 };
-const char* condition_kind_name(
-    ConditionKind kind);  // "above", "below", "is", "trigger", "exit_time"
+const char* condition_kind_name(ConditionKind kind);  // "above", "below", "is", "trigger", "exit_time"
 
 struct ConditionDef {
   ConditionKind kind = ConditionKind::kAbove;
@@ -116,9 +115,9 @@ struct TransitionDef {
 struct LayerDef {
   uint16_t clip = 0;  // an ordinary clip (override) or an additive one (additive)
   LayerMode mode = LayerMode::kOverride;
-  float weight = 1.0f;            // in [0, 1]
-  int32_t weight_parameter = -1;  // a float parameter whose value is the weight, or -1
-  std::vector<float> mask;        // one weight per joint, or empty: every joint
+  float weight = 1.0f;             // in [0, 1]
+  int32_t weight_parameter = -1;   // a float parameter whose value is the weight, or -1
+  std::vector<float> mask;         // one weight per joint, or empty: every joint
   float speed = 1.0f;
   Playback playback = Playback::kLoop;
 };
@@ -150,7 +149,8 @@ void blend_weights_1d(std::span<const BlendPoint> points, float x, std::span<flo
 // 2D, freeform gradient bands: point i's raw weight is the smallest over j != i of
 // clamp(1 - dot(p - p_i, p_j - p_i) / |p_j - p_i|^2, 0, 1), then weights are normalised.
 // At a point exactly that point alone; continuous in (x, y).
-void blend_weights_2d(std::span<const BlendPoint> points, float x, float y, std::span<float> out);
+void blend_weights_2d(std::span<const BlendPoint> points, float x, float y,
+                      std::span<float> out);
 
 class StateMachine {
  public:
