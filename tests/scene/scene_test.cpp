@@ -325,16 +325,74 @@ TEST(SceneFormatDoc, TheExampleSceneReadsClean) {
       parse_scene(doc.substr(begin + open.size(), end - begin - open.size()), "doc.toml", sink);
   EXPECT_TRUE(sink.diagnostics().empty()) << printed(sink);
   EXPECT_GE(scene.objects.size(), 2u);
+  // It shows every new key: a state machine, layers and mesh events.
+  ASSERT_FALSE(scene.meshes.empty());
+  EXPECT_FALSE(scene.meshes[0].events.empty());
+  bool graph = false;
+  for (const SceneObject& o : scene.objects) {
+    if (o.animation && !o.animation->states.empty() && !o.animation->layers.empty()) graph = true;
+  }
+  EXPECT_TRUE(graph);
 }
 
 // docs/scene-format.md names every key the reader takes.
 TEST(SceneFormatDoc, ListsEveryKey) {
   const std::string doc = file_text(fs::path(ANIMPACK_SOURCE_DIR) / "docs/scene-format.md");
-  for (const char* key :
-       {"format",   "name",     "file",   "mesh",     "material", "face_camera", "content",
-        "position", "rotation", "scale",  "clip",     "blend",    "weight",      "events",
-        "time",     "frame",    "speed",  "playback", "start",    "atlas",       "grid",
-        "rects",    "spacing",  "margin", "fps",      "clips",    "from",        "to"}) {
+  for (const char* key : {"format",
+                          "name",
+                          "file",
+                          "mesh",
+                          "material",
+                          "face_camera",
+                          "content",
+                          "position",
+                          "rotation",
+                          "scale",
+                          "clip",
+                          "blend",
+                          "weight",
+                          "events",
+                          "time",
+                          "frame",
+                          "speed",
+                          "playback",
+                          "start",
+                          "atlas",
+                          "grid",
+                          "rects",
+                          "spacing",
+                          "margin",
+                          "fps",
+                          "clips",
+                          "from",
+                          "to",
+                          "parameters",
+                          "states",
+                          "transitions",
+                          "layers",
+                          "type",
+                          "default",
+                          "min",
+                          "max",
+                          "points",
+                          "at",
+                          "blend_parameter",
+                          "blend_parameter_y",
+                          "speed_parameter",
+                          "when",
+                          "exit_time",
+                          "fade",
+                          "parameter",
+                          "above",
+                          "below",
+                          "is",
+                          "trigger",
+                          "weight_parameter",
+                          "mask",
+                          "additive",
+                          "reference",
+                          "joint",
+                          "subtree"}) {
     EXPECT_NE(doc.find("| `" + std::string(key) + "` |"), std::string::npos) << key;
   }
 }
