@@ -340,12 +340,18 @@ class ScenePlayer {
     uint32_t still_frame = 0;
     uint32_t frame = 0;   // the sprite frame at tick_
     size_t previous = 0;  // first matrix of the previous palette in previous_
+    int machine = -1;     // index in machines_ (objects with a graph)
+    bool states = false;  // its graph has states: play calls are refused
   };
   ScenePlayer();
 
   const Object* get(ObjectId id) const;
   Result<void> apply(const Animate& call);
   Result<void> refuse(ObjectId object, const Error& error);
+  // The object's state machine for set_parameter and kin, or the refusal (kept).
+  Result<StateMachine*> machine_for(ObjectId object);
+  // The refusal of a play call on an object with states (kept), or ok().
+  Result<void> refuse_states(ObjectId object, const Object& o);
   void push_event(const AnimationEvent& event);
 
   const Pack* pack_ = nullptr;
@@ -358,6 +364,7 @@ class ScenePlayer {
   std::vector<SpriteSheet> sheets_;  // per-object sheets (events not in the pack's)
   std::vector<Animator> animators_;
   std::vector<SpritePlayer> sprites_;
+  std::vector<StateMachine> machines_;  // objects with a graph; each drives its animator
   std::vector<Mat4> previous_;          // every animator's previous palette
   std::vector<AnimationEvent> events_;  // capacity fixed at create()
   size_t event_count_ = 0;
