@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "animpack/compiler/cook.h"
+#include "animpack/compiler/pack_writer.h"
+#include "animpack/pack.h"
+#include "animpack/scene_player.h"
 
 namespace animpack {
 namespace {
@@ -287,6 +290,33 @@ TEST_F(CookGraph, MeshEventsOnUnknownClipsOrPastTheEndAreReportedAtTheKey) {
   EXPECT_NE(find("E0203")->message.find("did you mean `Walk`?"), std::string::npos);
   EXPECT_TRUE(out.pack.rigs[0].rig.clips()[*out.pack.rigs[0].rig.find_clip("Run")].events().empty())
       << "dropped";
+}
+
+// What the cooker makes, the runtime opens and plays: the pack holds the graph and the
+// additive clip, verify_pack passes, and the machine runs on the scene player.
+TEST_F(CookGraph, TheCookedPackOpensAndPlaysItsStateMachine) {
+  const CookOutput out =
+      cook(hero(kMachine), "events = [{ name = \"step\", clip = \"Walk\", time = 0.25 }]\n");
+  ASSERT_EQ(problems(), std::vector<std::string>{}) << printed();
+  const std::vector<uint8_t> bytes = write_pack(out.pack);
+  DiagnosticSink verify;
+  EXPECT_TRUE(verify_pack(bytes, dir_ / "scene.toml", verify))
+      << format_diagnostics(verify, DiagnosticFormat::kGcc);
+  Result<Pack> pack = Pack::from_bytes(bytes);
+  ASSERT_TRUE(pack) << pack.error().message();
+  const std::optional<GraphDef>& graph = pack->objects()[0].animation.graph;
+  ASSERT_TRUE(graph.has_value());
+  EXPECT_EQ(graph->states.size(), 2u);
+  EXPECT_EQ(graph->layers.size(), 2u);
+  EXPECT_EQ(graph->layers[1].mode, LayerMode::kAdditive);
+  Result<ScenePlayer> player = ScenePlayer::create(&*pack, 60);
+  ASSERT_TRUE(player) << player.error().message();
+  const ObjectId hero{0};
+  EXPECT_EQ(player->state(hero), "locomotion");
+  ASSERT_TRUE(player->set_parameter(hero, "speed", 2.0f));
+  ASSERT_TRUE(player->fire_trigger(hero, "jump"));
+  player->step();
+  EXPECT_EQ(player->state(hero), "leap") << "from any state, on the trigger";
 }
 
 TEST_F(CookGraph, AnAnimationWithoutGraphKeysHasNoGraph) {
