@@ -1328,16 +1328,17 @@ class Reader {
                who + " has neither `clip` nor `points`; it plays a clip or a blend space");
       }
       if (has_points && !state.blend_parameter_pos.known() && !misspelt.has("blend_parameter")) {
-        report("E0142", state.points_pos,
-               who +
-                   "'s blend space has no `blend_parameter` (the float parameter its points "
-                   "are placed on)");
-      }
-      if (state.blend_parameter_y_pos.known() && !state.blend_parameter_pos.known() && has_points) {
-        report("E0142", state.blend_parameter_y_pos,
-               who +
-                   " has `blend_parameter_y` without `blend_parameter`; a 2D blend space "
-                   "takes both");
+        if (state.blend_parameter_y_pos.known()) {
+          report("E0142", state.blend_parameter_y_pos,
+                 who +
+                     " has `blend_parameter_y` but no `blend_parameter`; a 2D blend space "
+                     "takes both");
+        } else {
+          report("E0142", state.points_pos,
+                 who +
+                     "'s blend space has no `blend_parameter` (the float parameter its "
+                     "points are placed on)");
+        }
       }
       if (has_clip && !has_points) {
         for (const auto& [key, pos] :

@@ -13,8 +13,6 @@ namespace {
 
 using kernel::v4;
 
-constexpr int kSlots = kMaxMixes * kMaxLayers;
-
 bool valid_speed(float s) { return s >= 0.0f && s <= kMaxSpeed; }  // false for NaN
 bool valid_start(double s) { return s >= 0.0 && s <= kMaxStartSeconds; }
 
@@ -110,6 +108,31 @@ void blend_trs(Trs& a, const Trs& b, float w) {
   kernel::store3(a.scale, kernel::lerp4(load3(a.scale), load3(b.scale), w));
 }
 
+// Adds a delta (an additive clip's value) over a by w: a + w d for translation and scale,
+// a * nlerp(identity, d, w) for rotation (w >= 1: a * d exactly).
+void add_property(Trs& a, Property p, const Vec4& d, float w) {
+  switch (p) {
+    case Property::kTranslation: {
+      const Vec3 v{d.x, d.y, d.z};
+      a.translation = inl::add(a.translation, w >= 1.0f ? v : inl::scale(v, w));
+      break;
+    }
+    case Property::kScale: {
+      const Vec3 v{d.x, d.y, d.z};
+      a.scale = inl::add(a.scale, w >= 1.0f ? v : inl::scale(v, w));
+      break;
+    }
+    case Property::kRotation: {
+      Quat q{d.x, d.y, d.z, d.w};
+      if (w < 1.0f) q = kernel::nlerp(Quat{}, q, w);
+      a.rotation = inl::mul(a.rotation, q);
+      break;
+    }
+  }
+}
+
+bool valid_weight(float w) { return w >= 0.0f && w <= 1.0f; }  // false for NaN
+
 // Positions base + k * period (k_min <= k <= k_max) of one mark, in increasing order.
 struct Series {
   double base = 0.0;
@@ -163,12 +186,18 @@ Result<Animator> Animator::create(const Rig* rig, int32_t tick_rate,
   if (tick_rate <= 0) {
     return Error::make(ErrorCode::kBadTickRate, "tick rate %d is not positive", tick_rate);
   }
+  if (static_cast<uint8_t>(options.events) > 1) {
+    return Error::make(ErrorCode::kInvalidArgument, "unknown event policy %u",
+                       unsigned{static_cast<uint8_t>(options.events)});
+  }
   Animator a;
   a.rig_ = rig;
   a.tick_rate_ = tick_rate;
+  a.policy_ = options.events;
   const size_t joints = static_cast<size_t>(rig->skeleton().joint_count());
   a.cursor_pool_.assign(
       static_cast<size_t>(kSlots) * static_cast<size_t>(std::max(1, rig->max_channel_count())), 0u);
+  a.mask_pool_.assign(static_cast<size_t>(kSlots) * std::max<size_t>(1, joints), 0.0f);
   a.locals_.assign(rig->skeleton().rest_pose().begin(), rig->skeleton().rest_pose().end());
   a.mix_pose_ = a.locals_;
   a.globals_.resize(joints);
@@ -195,14 +224,68 @@ Result<void> Animator::check_clip(uint16_t clip, const PlayOptions& options) con
     return Error::make(ErrorCode::kBadStart, "start %g s is not in [0, %g]", options.start,
                        kMaxStartSeconds);
   }
+  if (static_cast<uint8_t>(options.playback) > 2) {
+    return Error::make(ErrorCode::kInvalidArgument, "unknown playback %u",
+                       unsigned{static_cast<uint8_t>(options.playback)});
+  }
   return ok();
+}
+
+// An ordinary clip for play(), crossfade(), blend() and synced mixes.
+Result<void> Animator::check_layer(uint16_t clip, const LayerOptions& layer,
+                                   const PlayOptions& options) const {
+  if (Result<void> r = check_clip(clip, options); !r) return r.error();
+  if (!valid_weight(layer.weight)) {
+    return Error::make(ErrorCode::kBadWeight, "layer weight %g is not in [0, 1]",
+                       static_cast<double>(layer.weight));
+  }
+  const Clip& c = rig_->clips()[clip];
+  if (layer.mode == LayerMode::kOverride) {
+    if (c.additive() != AdditiveReference::kNone) {
+      return Error::make(ErrorCode::kBadClip,
+                         "clip %u ('%s') is additive: only an additive layer plays it",
+                         unsigned{clip}, c.name().c_str());
+    }
+  } else if (layer.mode == LayerMode::kAdditive) {
+    if (c.additive() == AdditiveReference::kNone) {
+      return Error::make(ErrorCode::kBadClip,
+                         "clip %u ('%s') is not additive: an additive layer plays additive clips "
+                         "(make_additive_clip)",
+                         unsigned{clip}, c.name().c_str());
+    }
+  } else {
+    return Error::make(ErrorCode::kInvalidArgument, "unknown layer mode %u",
+                       unsigned{static_cast<uint8_t>(layer.mode)});
+  }
+  const size_t joints = static_cast<size_t>(rig_->skeleton().joint_count());
+  if (!layer.mask.empty() && layer.mask.size() != joints) {
+    return Error::make(ErrorCode::kSizeMismatch,
+                       "a mask has one weight per joint (%zu), not %zu weights", joints,
+                       layer.mask.size());
+  }
+  for (size_t j = 0; j < layer.mask.size(); ++j) {
+    if (!valid_weight(layer.mask[j])) {
+      return Error::make(ErrorCode::kBadWeight, "mask weight %g of joint %zu is not in [0, 1]",
+                         static_cast<double>(layer.mask[j]), j);
+    }
+  }
+  return ok();
+}
+
+Result<int32_t> Animator::fade_ticks(double seconds) const {
+  if (!(seconds >= 0.0 && seconds <= kMaxFadeSeconds)) {
+    return Error::make(ErrorCode::kInvalidArgument, "fade of %g seconds is not in [0, %g]", seconds,
+                       kMaxFadeSeconds);
+  }
+  const double ticks = std::round(seconds * static_cast<double>(tick_rate_));
+  return static_cast<int32_t>(clamp_to_int64(ticks, 0, 1000000000));
 }
 
 int Animator::free_slot() const {
   for (int s = 0; s < kSlots; ++s) {
     if (!slot_used_[s]) return s;
   }
-  return -1;  // unreachable: at most kMaxMixes * kMaxLayers layers exist
+  return -1;  // unreachable: at most kMaxMixes * kMaxBlendPoints + kMaxOverlays layers exist
 }
 
 Animator::Layer Animator::make_layer(uint16_t clip, int64_t tick, const PlayOptions& options,
@@ -218,36 +301,65 @@ Animator::Layer Animator::make_layer(uint16_t clip, int64_t tick, const PlayOpti
   l.base_tick = tick;
   l.events_from = options.start;
   l.events_inclusive = true;
+  l.slot = slot;
   slot_used_[slot] = true;
   l.cursors = cursor_pool_.data() +
               static_cast<size_t>(slot) * (cursor_pool_.size() / static_cast<size_t>(kSlots));
   return l;
 }
 
-void Animator::release_mix(int mix) {
-  Mix& m = mixes_[mix];
-  const size_t per_slot = cursor_pool_.size() / static_cast<size_t>(kSlots);
-  for (int i = 0; i < m.layer_count; ++i) {
-    const size_t slot = static_cast<size_t>(m.layers[i].cursors - cursor_pool_.data()) / per_slot;
-    slot_used_[slot] = false;
-  }
-  m.layer_count = 0;
+void Animator::set_layer_mask(Layer& layer, const LayerOptions& options) {
+  layer.mode = options.mode;
+  layer.mask = nullptr;
+  const bool all_ones =
+      std::all_of(options.mask.begin(), options.mask.end(), [](float w) { return w == 1.0f; });
+  if (all_ones) return;  // the same as no mask
+  float* dst = mask_pool_.data() +
+               static_cast<size_t>(layer.slot) * (mask_pool_.size() / static_cast<size_t>(kSlots));
+  std::copy(options.mask.begin(), options.mask.end(), dst);
+  layer.mask = dst;
 }
 
-void Animator::stop() {
+void Animator::release_mix(int mix) {
+  Mix& m = mixes_[mix];
+  for (int i = 0; i < m.layer_count; ++i) slot_used_[m.layers[i].slot] = false;
+  m.layer_count = 0;
+  m.shared = 0;
+  m.synced = false;
+}
+
+void Animator::clear_mixes() {
   for (int m = 0; m < mix_count_; ++m) release_mix(m);
   mix_count_ = 0;
 }
 
+void Animator::stop() {
+  clear_mixes();
+  for (int o = 0; o < overlay_count_; ++o) slot_used_[overlays_[o].slot] = false;
+  overlay_count_ = 0;
+}
+
+Animator::Mix& Animator::push_mix(int64_t tick, int32_t fade) {
+  if (mix_count_ == kMaxMixes) {
+    release_mix(0);
+    for (int m = 1; m < mix_count_; ++m) mixes_[m - 1] = mixes_[m];
+    --mix_count_;
+  }
+  Mix& m = mixes_[mix_count_++];
+  m.layer_count = 0;
+  m.shared = 0;
+  m.synced = false;
+  m.fade_start = tick;
+  m.fade_ticks = fade;
+  return m;
+}
+
 Result<LayerId> Animator::play(uint16_t clip, int64_t tick, const PlayOptions& options) {
-  if (Result<void> r = check_clip(clip, options); !r) return r.error();
-  stop();
-  Mix& m = mixes_[0];
+  if (Result<void> r = check_layer(clip, {}, options); !r) return r.error();
+  clear_mixes();
+  Mix& m = push_mix(tick, 0);
   m.layers[0] = make_layer(clip, tick, options, 1.0f, free_slot());
   m.layer_count = 1;
-  m.fade_start = tick;
-  m.fade_ticks = 0;
-  mix_count_ = 1;
   return LayerId{m.layers[0].id};
 }
 
@@ -259,24 +371,12 @@ Result<LayerId> Animator::play(std::string_view clip, int64_t tick, const PlayOp
 
 Result<LayerId> Animator::crossfade(uint16_t clip, double seconds, int64_t tick,
                                     const PlayOptions& options) {
-  if (Result<void> r = check_clip(clip, options); !r) return r.error();
-  if (!(seconds >= 0.0 && seconds <= kMaxFadeSeconds)) {
-    return Error::make(ErrorCode::kInvalidArgument, "fade of %g seconds is not in [0, %g]", seconds,
-                       kMaxFadeSeconds);
-  }
-  const double ticks = std::round(seconds * static_cast<double>(tick_rate_));
-  const auto fade_ticks = static_cast<int32_t>(clamp_to_int64(ticks, 0, 1000000000));
-  if (mix_count_ == kMaxMixes) {
-    release_mix(0);
-    for (int m = 1; m < mix_count_; ++m) mixes_[m - 1] = mixes_[m];
-    --mix_count_;
-  }
-  Mix& m = mixes_[mix_count_];
+  if (Result<void> r = check_layer(clip, {}, options); !r) return r.error();
+  Result<int32_t> fade = fade_ticks(seconds);
+  if (!fade) return fade.error();
+  Mix& m = push_mix(tick, *fade);
   m.layers[0] = make_layer(clip, tick, options, 1.0f, free_slot());
   m.layer_count = 1;
-  m.fade_start = tick;
-  m.fade_ticks = fade_ticks;
-  ++mix_count_;
   return LayerId{m.layers[0].id};
 }
 
@@ -289,21 +389,9 @@ Result<LayerId> Animator::crossfade(std::string_view clip, double seconds, int64
 
 Result<LayerId> Animator::blend(uint16_t clip, float weight, int64_t tick,
                                 const PlayOptions& options) {
-  if (Result<void> r = check_clip(clip, options); !r) return r.error();
-  if (!(weight >= 0.0f && weight <= 1.0f)) {
-    return Error::make(ErrorCode::kBadWeight, "blend weight %g is not in [0, 1]",
-                       static_cast<double>(weight));
-  }
-  if (mix_count_ == 0) {
-    return Error::make(ErrorCode::kNothingPlaying, "nothing plays to blend clip '%s' over",
-                       rig_->clips()[clip].name().c_str());
-  }
-  Mix& m = mixes_[mix_count_ - 1];
-  if (m.layer_count == kMaxLayers) {
-    return Error::make(ErrorCode::kTooManyLayers, "a mix holds at most %d layers", kMaxLayers);
-  }
-  m.layers[m.layer_count] = make_layer(clip, tick, options, weight, free_slot());
-  return LayerId{m.layers[m.layer_count++].id};
+  LayerOptions layer;
+  layer.weight = weight;
+  return add_layer(clip, layer, tick, options);
 }
 
 Result<LayerId> Animator::blend(std::string_view clip, float weight, int64_t tick,
@@ -313,6 +401,47 @@ Result<LayerId> Animator::blend(std::string_view clip, float weight, int64_t tic
   return blend(*c, weight, tick, options);
 }
 
+Result<LayerId> Animator::add_layer(uint16_t clip, const LayerOptions& layer, int64_t tick,
+                                    const PlayOptions& options) {
+  if (Result<void> r = check_layer(clip, layer, options); !r) return r.error();
+  if (mix_count_ == 0) {
+    return Error::make(ErrorCode::kNothingPlaying, "nothing plays to blend clip '%s' over",
+                       rig_->clips()[clip].name().c_str());
+  }
+  Mix& m = mixes_[mix_count_ - 1];
+  if (m.synced ? m.layer_count == kMaxBlendPoints : m.layer_count >= kMaxLayers) {
+    return Error::make(ErrorCode::kTooManyLayers, "a mix holds at most %d layers (%d synced)",
+                       kMaxLayers, kMaxBlendPoints);
+  }
+  Layer& l = m.layers[m.layer_count++];
+  l = make_layer(clip, tick, options, layer.weight, free_slot());
+  set_layer_mask(l, layer);
+  return LayerId{l.id};
+}
+
+Result<LayerId> Animator::add_overlay(uint16_t clip, const LayerOptions& layer, int64_t tick,
+                                      const PlayOptions& options) {
+  if (Result<void> r = check_layer(clip, layer, options); !r) return r.error();
+  if (overlay_count_ == kMaxOverlays) {
+    return Error::make(ErrorCode::kTooManyLayers, "at most %d overlays play at once", kMaxOverlays);
+  }
+  Layer& l = overlays_[overlay_count_++];
+  l = make_layer(clip, tick, options, layer.weight, free_slot());
+  set_layer_mask(l, layer);
+  return LayerId{l.id};
+}
+
+Result<void> Animator::remove_overlay(LayerId layer) {
+  for (int o = 0; o < overlay_count_; ++o) {
+    if (overlays_[o].id != layer.value) continue;
+    slot_used_[overlays_[o].slot] = false;
+    for (int k = o + 1; k < overlay_count_; ++k) overlays_[k - 1] = overlays_[k];
+    --overlay_count_;
+    return ok();
+  }
+  return Error::make(ErrorCode::kNoSuchLayer, "layer %u is not an overlay", layer.value);
+}
+
 Result<LayerId> Animator::play_blend(std::span<const BlendEntry> entries, int64_t tick,
                                      const PlayOptions& options) {
   if (entries.empty() || entries.size() > static_cast<size_t>(kMaxLayers)) {
@@ -320,14 +449,14 @@ Result<LayerId> Animator::play_blend(std::span<const BlendEntry> entries, int64_
                        kMaxLayers, entries.size());
   }
   for (const BlendEntry& e : entries) {
-    if (Result<void> r = check_clip(e.clip, options); !r) return r.error();
+    if (Result<void> r = check_layer(e.clip, {}, options); !r) return r.error();
     if (!(std::isfinite(e.weight) && e.weight > 0.0f)) {
       return Error::make(ErrorCode::kBadWeight, "blend weight %g of clip '%s' is not positive",
                          static_cast<double>(e.weight), rig_->clips()[e.clip].name().c_str());
     }
   }
-  stop();
-  Mix& m = mixes_[0];
+  clear_mixes();
+  Mix& m = push_mix(tick, 0);
   // Layer i mixes over layers 0..i-1 by w_i / (w_0 + ... + w_i): then each clip's share
   // of the result is w_i / sum(w).
   double sum = 0.0;
@@ -336,12 +465,119 @@ Result<LayerId> Animator::play_blend(std::span<const BlendEntry> entries, int64_
     const float w =
         i == 0 ? 1.0f : static_cast<float>(static_cast<double>(entries[i].weight) / sum);
     m.layers[i] = make_layer(entries[i].clip, tick, options, w, free_slot());
+    m.layers[i].share = entries[i].weight;
   }
   m.layer_count = static_cast<int>(entries.size());
-  m.fade_start = tick;
-  m.fade_ticks = 0;
-  mix_count_ = 1;
+  m.shared = m.layer_count;
   return LayerId{m.layers[0].id};
+}
+
+void Animator::set_synced_weights(Mix& m, std::span<const float> weights) {
+  double sum = 0.0;
+  for (float w : weights) sum += static_cast<double>(w);
+  // D = sum s_i d_i; all weight on clip i gives D = d_i exactly (the other terms are 0).
+  double cycle = 0.0;
+  for (size_t i = 0; i < weights.size(); ++i) {
+    const double d = clip_seconds(rig_->clips()[m.layers[i].clip].duration());
+    cycle += static_cast<double>(weights[i]) / sum * d;
+  }
+  double cumulative = 0.0;
+  bool first = true;
+  for (size_t i = 0; i < weights.size(); ++i) {
+    Layer& l = m.layers[i];
+    const double w = static_cast<double>(weights[i]);
+    l.share = weights[i];
+    if (w > 0.0) {
+      cumulative += w;
+      l.weight = first ? 1.0f : static_cast<float>(w / cumulative);
+      first = false;
+    } else {
+      l.weight = 0.0f;
+    }
+    const double d = clip_seconds(rig_->clips()[l.clip].duration());
+    l.ratio = cycle > 0.0 ? d / cycle : 1.0;
+    l.cycle = cycle;
+  }
+}
+
+Result<LayerId> Animator::crossfade_synced(std::span<const BlendEntry> entries, double seconds,
+                                           int64_t tick, const PlayOptions& options) {
+  if (entries.empty() || entries.size() > static_cast<size_t>(kMaxBlendPoints)) {
+    return Error::make(ErrorCode::kInvalidArgument, "a synced mix takes 1 to %d clips, not %zu",
+                       kMaxBlendPoints, entries.size());
+  }
+  bool any = false;
+  float weights[kMaxBlendPoints];
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const BlendEntry& e = entries[i];
+    if (Result<void> r = check_layer(e.clip, {}, options); !r) return r.error();
+    if (!(std::isfinite(e.weight) && e.weight >= 0.0f)) {
+      return Error::make(ErrorCode::kBadWeight,
+                         "blend weight %g of clip '%s' is not finite and 0 or more",
+                         static_cast<double>(e.weight), rig_->clips()[e.clip].name().c_str());
+    }
+    any = any || e.weight > 0.0f;
+    weights[i] = e.weight;
+  }
+  if (!any) return Error::make(ErrorCode::kBadWeight, "every weight of the synced mix is 0");
+  Result<int32_t> fade = fade_ticks(seconds);
+  if (!fade) return fade.error();
+  Mix& m = push_mix(tick, *fade);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    m.layers[i] = make_layer(entries[i].clip, tick, options, 1.0f, free_slot());
+    m.layers[i].synced = true;
+  }
+  m.layer_count = static_cast<int>(entries.size());
+  m.shared = m.layer_count;
+  m.synced = true;
+  set_synced_weights(m, {weights, entries.size()});
+  // Event positions are clip times: the start is seconds of the mix clock.
+  for (int i = 0; i < m.layer_count; ++i) {
+    m.layers[i].events_from = m.layers[i].offset * m.layers[i].ratio;
+  }
+  return LayerId{m.layers[0].id};
+}
+
+Result<void> Animator::set_blend_weights(LayerId first, std::span<const float> weights,
+                                         int64_t tick) {
+  Mix* mix = nullptr;
+  for (int m = 0; m < mix_count_; ++m) {
+    if (mixes_[m].synced && mixes_[m].layer_count > 0 && mixes_[m].layers[0].id == first.value) {
+      mix = &mixes_[m];
+    }
+  }
+  if (mix == nullptr) {
+    return Error::make(ErrorCode::kNoSuchLayer, "layer %u is not the first layer of a synced mix",
+                       first.value);
+  }
+  if (weights.size() != static_cast<size_t>(mix->shared)) {
+    return Error::make(ErrorCode::kSizeMismatch, "the synced mix has %d clips, not %zu weights",
+                       mix->shared, weights.size());
+  }
+  bool any = false;
+  for (size_t i = 0; i < weights.size(); ++i) {
+    if (!(std::isfinite(weights[i]) && weights[i] >= 0.0f)) {
+      return Error::make(ErrorCode::kBadWeight,
+                         "blend weight %g of entry %zu is not finite and 0 "
+                         "or more",
+                         static_cast<double>(weights[i]), i);
+    }
+    any = any || weights[i] > 0.0f;
+  }
+  if (!any) return Error::make(ErrorCode::kBadWeight, "every weight of the synced mix is 0");
+  Layer& l0 = mix->layers[0];
+  const double old_cycle = l0.cycle;
+  const double s = clock(l0, tick);
+  set_synced_weights(*mix, weights);
+  const double new_cycle = l0.cycle;
+  // Keep the phase s / D: the clock becomes s * D' / D from this tick.
+  const double offset = old_cycle > 0.0 && new_cycle > 0.0 ? s * new_cycle / old_cycle : s;
+  const int64_t base = std::max(tick, l0.base_tick);
+  for (int i = 0; i < mix->shared; ++i) {
+    mix->layers[i].offset = offset;
+    mix->layers[i].base_tick = base;
+  }
+  return ok();
 }
 
 Animator::Layer* Animator::find_layer(LayerId id, int* out_mix) {
@@ -353,6 +589,12 @@ Animator::Layer* Animator::find_layer(LayerId id, int* out_mix) {
       }
     }
   }
+  for (int o = 0; o < overlay_count_; ++o) {
+    if (overlays_[o].id == id.value) {
+      if (out_mix) *out_mix = -1;
+      return &overlays_[o];
+    }
+  }
   return nullptr;
 }
 
@@ -360,9 +602,14 @@ const Animator::Layer* Animator::find_layer(LayerId id) const {
   return const_cast<Animator*>(this)->find_layer(id, nullptr);
 }
 
-double Animator::unwrapped(const Layer& layer, int64_t tick) const {
+double Animator::clock(const Layer& layer, int64_t tick) const {
   const double ticks = tick > layer.base_tick ? ticks_since(tick, layer.base_tick) : 0.0;
   return layer.offset + ticks * static_cast<double>(layer.speed) / static_cast<double>(tick_rate_);
+}
+
+double Animator::unwrapped(const Layer& layer, int64_t tick) const {
+  const double u = clock(layer, tick);
+  return layer.synced ? u * layer.ratio : u;
 }
 
 double Animator::clip_seconds(float t) const {
@@ -375,10 +622,11 @@ double Animator::clip_seconds(float t) const {
   return static_cast<float>(on_tick) == t ? on_tick : static_cast<double>(t);
 }
 
-double Animator::mapped(const Layer& layer, double u) const {
-  const double d = clip_seconds(rig_->clips()[layer.clip].duration());
+namespace {
+// Unwrapped position u over a cycle of d seconds mapped by playback.
+double map_time(Playback playback, double u, double d) {
   if (!(d > 0.0)) return 0.0;
-  switch (layer.playback) {
+  switch (playback) {
     case Playback::kOnce:
       return u < d ? u : d;
     case Playback::kLoop: {
@@ -394,58 +642,93 @@ double Animator::mapped(const Layer& layer, double u) const {
   }
   return 0.0;
 }
+}  // namespace
+
+double Animator::mapped(const Layer& layer, double u) const {
+  return map_time(layer.playback, u, clip_seconds(rig_->clips()[layer.clip].duration()));
+}
 
 Result<void> Animator::set_speed(LayerId id, float speed, int64_t tick) {
-  Layer* l = find_layer(id);
+  int mix = -1;
+  Layer* l = find_layer(id, &mix);
   if (!l) return Error::make(ErrorCode::kNoSuchLayer, "layer %u is not playing", id.value);
   if (!valid_speed(speed)) {
     return Error::make(ErrorCode::kBadSpeed, "speed %g is not in [0, %g]",
                        static_cast<double>(speed), static_cast<double>(kMaxSpeed));
   }
-  l->offset = unwrapped(*l, tick);
-  l->base_tick = tick;
-  l->speed = speed;
+  const auto rebase = [&](Layer& x) {
+    x.offset = clock(x, tick);
+    x.base_tick = tick;
+    x.speed = speed;
+  };
+  if (l->synced) {
+    for (int i = 0; i < mixes_[mix].shared; ++i) rebase(mixes_[mix].layers[i]);
+  } else {
+    rebase(*l);
+  }
   return ok();
 }
 
 Result<void> Animator::set_start(LayerId id, double seconds, int64_t tick) {
-  Layer* l = find_layer(id);
+  int mix = -1;
+  Layer* l = find_layer(id, &mix);
   if (!l) return Error::make(ErrorCode::kNoSuchLayer, "layer %u is not playing", id.value);
   if (!valid_start(seconds)) {
     return Error::make(ErrorCode::kBadStart, "start %g s is not in [0, %g]", seconds,
                        kMaxStartSeconds);
   }
-  l->offset = seconds;
-  l->base_tick = tick;
-  l->events_from = seconds;
-  l->events_inclusive = true;
+  const auto restart = [&](Layer& x) {
+    x.offset = seconds;
+    x.base_tick = tick;
+    x.events_from = x.synced ? seconds * x.ratio : seconds;
+    x.events_inclusive = true;
+  };
+  if (l->synced) {
+    for (int i = 0; i < mixes_[mix].shared; ++i) restart(mixes_[mix].layers[i]);
+  } else {
+    restart(*l);
+  }
   return ok();
 }
 
 Result<void> Animator::set_playback(LayerId id, Playback playback, int64_t tick) {
-  Layer* l = find_layer(id);
+  int mix = -1;
+  Layer* l = find_layer(id, &mix);
   if (!l) return Error::make(ErrorCode::kNoSuchLayer, "layer %u is not playing", id.value);
   if (static_cast<uint8_t>(playback) > 2) {
     return Error::make(ErrorCode::kInvalidArgument, "unknown playback %u",
                        unsigned{static_cast<uint8_t>(playback)});
   }
   // Continue from the clip time shown now; keep the stretch not yet delivered as events.
-  const double u = unwrapped(*l, tick);
-  const double now = mapped(*l, u);
-  const double pending = u - l->events_from;
-  l->offset = now;
-  l->base_tick = tick;
-  l->playback = playback;
-  l->events_from = std::max(0.0, now - pending);
+  // A synced mix continues from its mapped clock (the same phase in every clip).
+  const auto change = [&](Layer& x) {
+    const double u = unwrapped(x, tick);
+    const double pending = u - x.events_from;
+    const double now = x.synced ? map_time(x.playback, clock(x, tick), x.cycle) : mapped(x, u);
+    x.offset = now;
+    x.base_tick = tick;
+    x.playback = playback;
+    x.events_from = std::max(0.0, (x.synced ? now * x.ratio : now) - pending);
+  };
+  if (l->synced) {
+    for (int i = 0; i < mixes_[mix].shared; ++i) change(mixes_[mix].layers[i]);
+  } else {
+    change(*l);
+  }
   return ok();
 }
 
 Result<void> Animator::set_weight(LayerId id, float weight) {
   Layer* l = find_layer(id);
   if (!l) return Error::make(ErrorCode::kNoSuchLayer, "layer %u is not playing", id.value);
-  if (!(weight >= 0.0f && weight <= 1.0f)) {
+  if (!valid_weight(weight)) {
     return Error::make(ErrorCode::kBadWeight, "weight %g is not in [0, 1]",
                        static_cast<double>(weight));
+  }
+  if (l->synced) {
+    return Error::make(ErrorCode::kInvalidArgument,
+                       "layer %u is in a synced mix: its weights change by set_blend_weights",
+                       id.value);
   }
   l->weight = weight;
   return ok();
@@ -461,6 +744,14 @@ Result<uint16_t> Animator::layer_clip(LayerId id) const {
   const Layer* l = find_layer(id);
   if (!l) return Error::make(ErrorCode::kNoSuchLayer, "layer %u is not playing", id.value);
   return l->clip;
+}
+
+Result<double> Animator::passes(LayerId id, int64_t tick) const {
+  const Layer* l = find_layer(id);
+  if (!l) return Error::make(ErrorCode::kNoSuchLayer, "layer %u is not playing", id.value);
+  if (l->synced) return l->cycle > 0.0 ? clock(*l, tick) / l->cycle : 1e300;
+  const double d = clip_seconds(rig_->clips()[l->clip].duration());
+  return d > 0.0 ? unwrapped(*l, tick) / d : 1e300;
 }
 
 int Animator::layer_count(int mix) const {
@@ -549,18 +840,56 @@ void Animator::collect_events(const Layer& layer, uint8_t mix, uint8_t layer_ind
             });
 }
 
+// The layer whose marks EventPolicy::kLead delivers: the largest share of the mix's
+// result (weight times 1 - weight of every later override layer; a play_blend or synced
+// layer's share is its weight over their sum), the first of equals; -1 for none above 0.
+int Animator::lead_layer(const Mix& m) const {
+  double share[kMaxBlendPoints];
+  double later = 1.0;  // what the layers above leave of the ones below
+  for (int i = m.layer_count - 1; i >= m.shared; --i) {
+    const Layer& l = m.layers[i];
+    share[i] = static_cast<double>(l.weight) * later;
+    if (l.mode == LayerMode::kOverride) later *= 1.0 - static_cast<double>(l.weight);
+  }
+  double sum = 0.0;
+  for (int i = 0; i < m.shared; ++i) sum += static_cast<double>(m.layers[i].share);
+  for (int i = 0; i < m.shared; ++i) {
+    share[i] = sum > 0.0 ? static_cast<double>(m.layers[i].share) / sum * later : 0.0;
+  }
+  int best = -1;
+  for (int i = 0; i < m.layer_count; ++i) {
+    if (share[i] > 0.0 && (best < 0 || share[i] > share[best])) best = i;
+  }
+  return best;
+}
+
+// The layer's marks are delivered up to `tick` (whether they fired or not).
+void Animator::passed(Layer& layer, int64_t tick) {
+  if (tick >= layer.base_tick) {
+    layer.events_from = unwrapped(layer, tick);
+    layer.events_inclusive = false;
+  }
+}
+
 std::span<const AnimEvent> Animator::advance(int64_t tick) {
   event_count_ = 0;
+  const bool lead = policy_ == EventPolicy::kLead;
   for (int m = 0; m < mix_count_; ++m) {
     Mix& mix = mixes_[m];
+    const int only = lead ? (m == mix_count_ - 1 ? lead_layer(mix) : -2) : -1;
     for (int l = 0; l < mix.layer_count; ++l) {
       Layer& layer = mix.layers[l];
-      collect_events(layer, static_cast<uint8_t>(m), static_cast<uint8_t>(l), tick);
-      if (tick >= layer.base_tick) {
-        layer.events_from = unwrapped(layer, tick);
-        layer.events_inclusive = false;
-      }
+      const bool fires = lead ? l == only : !(layer.synced && layer.weight <= 0.0f);
+      if (fires) collect_events(layer, static_cast<uint8_t>(m), static_cast<uint8_t>(l), tick);
+      passed(layer, tick);
     }
+  }
+  for (int o = 0; o < overlay_count_; ++o) {
+    Layer& layer = overlays_[o];
+    if (!lead || layer.weight > 0.0f) {
+      collect_events(layer, kOverlayMix, static_cast<uint8_t>(o), tick);
+    }
+    passed(layer, tick);
   }
   // Retire the mixes under the newest fully faded-in one.
   int full = -1;
@@ -578,11 +907,38 @@ std::span<const AnimEvent> Animator::advance(int64_t tick) {
   return {events_.data(), event_count_};
 }
 
+// A masked or additive layer: each channel's value set, mixed in or added by
+// weight * mask[joint]; a joint of weight 0 is left exactly as it is.
+void Animator::sample_layer_masked(Layer& layer, float t, std::span<Trs> pose) {
+  const Clip& clip = rig_->clips()[layer.clip];
+  const float w = layer.weight;
+  const bool additive = layer.mode == LayerMode::kAdditive;
+  const auto channels = clip.channels();
+  for (size_t c = 0; c < channels.size(); ++c) {
+    const Channel& ch = channels[c];
+    const float wj = layer.mask != nullptr ? w * layer.mask[ch.joint] : w;
+    if (!(wj > 0.0f)) continue;
+    const Vec4 v = kernel::sample(ch, t, &layer.cursors[c]);
+    Trs& target = pose[ch.joint];
+    if (additive) {
+      add_property(target, ch.property, v, wj);
+    } else if (wj >= 1.0f) {
+      set_property(target, ch.property, v);
+    } else {
+      blend_property(target, ch.property, v, wj);
+    }
+  }
+}
+
 void Animator::sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose) {
   const Clip& clip = rig_->clips()[layer.clip];
   const float t = static_cast<float>(mapped(layer, unwrapped(layer, tick)));
   const float w = layer.weight;
   if (w <= 0.0f) return;
+  if (layer.mask != nullptr || layer.mode != LayerMode::kOverride) {
+    sample_layer_masked(layer, t, pose);
+    return;
+  }
   const auto channels = clip.channels();
   WideRotations wide;
   // A LINEAR channel whose times[k] and times[k + 1] have the bits of the bracket
@@ -661,6 +1017,7 @@ void Animator::evaluate(int64_t tick) {
     const float w = mix_weight(m, tick);
     for (size_t j = 0; j < locals_.size(); ++j) blend_trs(locals_[j], mix_pose_[j], w);
   }
+  for (int o = 0; o < overlay_count_; ++o) sample_layer(overlays_[o], tick, locals_);
   // local_to_global and global_to_palette in one pass (sizes were fixed at create()).
   kernel::local_to_palette(rig_->skeleton(), locals_, globals_, palette_);
 }

@@ -47,6 +47,18 @@ const char* playback_name(Playback p) {
   return "?";
 }
 
+const char* additive_reference_name(AdditiveReference r) {
+  switch (r) {
+    case AdditiveReference::kNone:
+      return "none";
+    case AdditiveReference::kFirstFrame:
+      return "first_frame";
+    case AdditiveReference::kRestPose:
+      return "rest_pose";
+  }
+  return "?";
+}
+
 void Clip::add_channel(uint16_t joint, Property property, Interpolation interpolation,
                        std::span<const float> times, std::span<const float> values) {
   std::span<const float> t;
@@ -66,6 +78,8 @@ void Clip::add_channel_view(const Channel& channel) {
   channels_.push_back(channel);
   if (!channel.times.empty()) duration_ = std::max(duration_, channel.times.back());
 }
+
+void Clip::extend_duration(float seconds) { duration_ = std::max(duration_, seconds); }
 
 void Clip::add_event(std::string name, float time) {
   auto at = std::upper_bound(events_.begin(), events_.end(), time,

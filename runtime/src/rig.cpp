@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace animpack {
@@ -16,13 +17,18 @@ Result<Rig> Rig::create(Skeleton skeleton, std::vector<Clip> clips) {
     rig.max_channels_ = std::max(rig.max_channels_, static_cast<int>(clips[i].channels().size()));
     rig.max_events_ = std::max(rig.max_events_, static_cast<int>(clips[i].events().size()));
   }
-  // Unique names in O(n log n): a pack may hold 65535 clips.
-  std::vector<std::string_view> names(clips.size());
-  for (size_t i = 0; i < clips.size(); ++i) names[i] = clips[i].name();
+  // Unique (name, additive) in O(n log n): a pack may hold 65535 clips.
+  std::vector<std::pair<std::string_view, AdditiveReference>> names(clips.size());
+  for (size_t i = 0; i < clips.size(); ++i) names[i] = {clips[i].name(), clips[i].additive()};
   std::sort(names.begin(), names.end());
   if (const auto d = std::adjacent_find(names.begin(), names.end()); d != names.end()) {
-    return Error::make(ErrorCode::kBadClip, "two clips are named '%.*s'",
-                       static_cast<int>(d->size()), d->data());
+    if (d->second == AdditiveReference::kNone) {
+      return Error::make(ErrorCode::kBadClip, "two clips are named '%.*s'",
+                         static_cast<int>(d->first.size()), d->first.data());
+    }
+    return Error::make(ErrorCode::kBadClip, "two additive (%s) clips are named '%.*s'",
+                       additive_reference_name(d->second), static_cast<int>(d->first.size()),
+                       d->first.data());
   }
   rig.skeleton_ = std::move(skeleton);
   rig.clips_ = std::move(clips);
@@ -30,11 +36,21 @@ Result<Rig> Rig::create(Skeleton skeleton, std::vector<Clip> clips) {
 }
 
 Result<uint16_t> Rig::find_clip(std::string_view name) const {
+  return find_clip(name, AdditiveReference::kNone);
+}
+
+Result<uint16_t> Rig::find_clip(std::string_view name, AdditiveReference additive) const {
   for (size_t i = 0; i < clips_.size(); ++i) {
-    if (clips_[i].name() == name) return static_cast<uint16_t>(i);
+    if (clips_[i].additive() == additive && clips_[i].name() == name) {
+      return static_cast<uint16_t>(i);
+    }
   }
-  return Error::make(ErrorCode::kUnknownClip, "no clip '%.*s' in this rig",
-                     static_cast<int>(name.size()), name.data());
+  if (additive == AdditiveReference::kNone) {
+    return Error::make(ErrorCode::kUnknownClip, "no clip '%.*s' in this rig",
+                       static_cast<int>(name.size()), name.data());
+  }
+  return Error::make(ErrorCode::kUnknownClip, "no additive (%s) clip '%.*s' in this rig",
+                     additive_reference_name(additive), static_cast<int>(name.size()), name.data());
 }
 
 }  // namespace animpack

@@ -113,11 +113,14 @@ struct LayerId {
   friend bool operator==(LayerId a, LayerId b) { return a.value == b.value; }
 };
 
+// AnimEvent::mix of an overlay's event (its layer is the overlay's index).
+inline constexpr uint8_t kOverlayMix = 255;
+
 // One event delivered by advance().
 struct AnimEvent {
   int64_t tick = 0;       // the advance() tick that delivered it
-  uint8_t mix = 0;        // index of the mix, oldest first, at that tick
-  uint8_t layer = 0;      // index of the layer in its mix
+  uint8_t mix = 0;        // index of the mix, oldest first, at that tick; kOverlayMix
+  uint8_t layer = 0;      // index of the layer in its mix (of the overlay)
   uint16_t clip = 0;      // clip index in the rig
   uint16_t event = 0;     // index in the clip's events()
   std::string_view name;  // the event's name (owned by the rig's clip)
@@ -247,41 +250,66 @@ class Animator {
     uint32_t id = 0;
     uint16_t clip = 0;
     Playback playback = Playback::kLoop;
-    float weight = 1.0f;
+    LayerMode mode = LayerMode::kOverride;
+    bool synced = false;  // one of a synced mix's layers
+    float weight = 1.0f;  // what it mixes in by (a synced or play_blend layer: w_i / (w_0..w_i))
+    float share = 0.0f;   // play_blend and synced layers: the weight given for it
     float speed = 1.0f;
-    double offset = 0.0;  // unwrapped play position at base_tick, seconds
+    double offset = 0.0;  // unwrapped play position (synced: mix clock) at base_tick, seconds
     int64_t base_tick = 0;
+    double ratio = 1.0;            // synced: d_i / D (clip time per second of the mix clock)
+    double cycle = 0.0;            // synced: D, the mix's cycle in seconds
     double events_from = 0.0;      // events are delivered up to here (unwrapped)
     bool events_inclusive = true;  // the next delivery includes events_from itself
-    uint32_t* cursors = nullptr;   // one key cursor per channel of the clip
+    int slot = 0;
+    uint32_t* cursors = nullptr;  // one key cursor per channel of the clip
+    const float* mask = nullptr;  // one weight per joint (in mask_pool_), or null: 1 everywhere
   };
   struct Mix {
-    Layer layers[kMaxLayers];
+    Layer layers[kMaxBlendPoints];
     int layer_count = 0;
+    int shared = 0;       // layers [0, shared) carry a share (play_blend, synced)
+    bool synced = false;  // layers [0, shared) are a synced mix
     int64_t fade_start = 0;
     int32_t fade_ticks = 0;
   };
 
   Result<void> check_clip(uint16_t clip, const PlayOptions& options) const;
+  Result<void> check_layer(uint16_t clip, const LayerOptions& layer,
+                           const PlayOptions& options) const;
+  Result<int32_t> fade_ticks(double seconds) const;
   Layer* find_layer(LayerId id, int* out_mix = nullptr);
   const Layer* find_layer(LayerId id) const;
   Layer make_layer(uint16_t clip, int64_t tick, const PlayOptions& options, float weight, int slot);
+  void set_layer_mask(Layer& layer, const LayerOptions& options);
   int free_slot() const;
   void release_mix(int mix);
+  void clear_mixes();
+  Mix& push_mix(int64_t tick, int32_t fade_ticks);
+  void set_synced_weights(Mix& mix, std::span<const float> weights);
+  int lead_layer(const Mix& mix) const;
+  double clock(const Layer& layer, int64_t tick) const;
   double unwrapped(const Layer& layer, int64_t tick) const;
   double mapped(const Layer& layer, double u) const;
   // A clip's f32 time (mark or duration) as the double the layer's timing uses.
   double clip_seconds(float t) const;
   void sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose);
+  void sample_layer_masked(Layer& layer, float t, std::span<Trs> pose);
   void collect_events(const Layer& layer, uint8_t mix, uint8_t layer_index, int64_t tick);
+  void passed(Layer& layer, int64_t tick);
 
   const Rig* rig_ = nullptr;
   int32_t tick_rate_ = 60;
+  EventPolicy policy_ = EventPolicy::kEveryLayer;
   Mix mixes_[kMaxMixes];
   int mix_count_ = 0;
+  Layer overlays_[kMaxOverlays];
+  int overlay_count_ = 0;
   uint32_t next_id_ = 1;
-  bool slot_used_[kMaxMixes * kMaxLayers] = {};
-  std::vector<uint32_t> cursor_pool_;  // kMaxMixes * kMaxLayers * max channels
+  static constexpr int kSlots = kMaxMixes * kMaxBlendPoints + kMaxOverlays;
+  bool slot_used_[kSlots] = {};
+  std::vector<uint32_t> cursor_pool_;  // kSlots * max channels
+  std::vector<float> mask_pool_;       // kSlots * joints
   std::vector<Trs> locals_, mix_pose_;
   std::vector<Mat4> globals_, palette_;
   std::vector<AnimEvent> events_;  // capacity fixed at create()

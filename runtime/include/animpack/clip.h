@@ -91,6 +91,9 @@ class Clip {
   // its keys are differences from. Additive clips are played by additive layers only.
   AdditiveReference additive() const { return additive_; }
   void set_additive(AdditiveReference reference) { additive_ = reference; }
+  // Makes duration() at least `seconds` (an additive clip keeps its source's duration
+  // when channels that add nothing are left out, so its clock and events stay the same).
+  void extend_duration(float seconds);
 
   // Checks every channel against a skeleton of joint_count joints: joint in range, at
   // least one key, times finite and strictly ascending and not negative, value counts
