@@ -20,9 +20,11 @@ negative, a thigh swings forward negative); about z it swings the left limbs out
 right limbs out with a negative angle). Euler angles (degrees) compose as
 yaw(y) * pitch(x) * roll(z): roll first, then pitch, then yaw, each in the parent's frame.
 
-Feet. Each pose of Idle, Walk, Run and Jump places the hips' height by forward
-kinematics so that the lowest vertex of the feet is exactly on y = 0 (plus the jump's
-flight and the run's flight phases), so the feet neither sink nor float.
+Feet. Idle and Jump place the hips' height by forward kinematics so that the lowest
+vertex of the shoes is exactly on y = 0 while a foot is down (plus the jump's flight).
+Walk and Run solve their legs by two-bone inverse kinematics from ankle paths (class Gait):
+a planted ankle moves back at exactly the gait's ground speed, so the feet do not slide
+when the game moves the character at that speed, and no shoe goes below y = 0.
 """
 
 import argparse
@@ -269,16 +271,20 @@ def newell(pts):
 
 
 def spline(keys, t, period=None):
-    """Catmull-Rom-like cubic through keys [(t, v), ...]; periodic when period is set."""
-    n = len(keys)
+    """Catmull-Rom-like cubic through keys [(t, v), ...]; periodic when period is set (the
+    keys then lie in one period), else clamped with level ends."""
     if period is not None:
-        t = t % period
-        ext = [(keys[-1][0] - period, keys[-1][1])] + list(keys) + [
-            (keys[0][0] + period, keys[0][1]), (keys[1][0] + period, keys[1][1])]
+        t = keys[0][0] + (t - keys[0][0]) % period
+        ext = [(k - period, v) for k, v in keys[-2:]] + list(keys) + [
+            (k + period, v) for k, v in keys[:2]]
+        first, last = 2, len(ext) - 3
+        lo = 1  # the segment before keys[0] is not needed: t >= keys[0]
     else:
         t = min(max(t, keys[0][0]), keys[-1][0])
         ext = [keys[0]] + list(keys) + [keys[-1]]
-    for i in range(1, len(ext) - 2):
+        first, last = 1, len(ext) - 2
+        lo = 1
+    for i in range(lo, len(ext) - 2):
         (ta, va), (tb, vb) = ext[i], ext[i + 1]
         if ta <= t <= tb and tb > ta:
             break
@@ -286,9 +292,9 @@ def spline(keys, t, period=None):
         raise ValueError("time outside the keys")
 
     def tangent(j):
-        (tp, vp), (tn, vn) = ext[j - 1], ext[j + 1]
-        if period is None and (j == 1 or j == n):
+        if period is None and (j == first or j == last):
             return 0.0  # clamped ends ease in and out
+        (tp, vp), (tn, vn) = ext[j - 1], ext[j + 1]
         return (vn - vp) / (tn - tp) if tn > tp else 0.0
 
     ma, mb = tangent(i), tangent(i + 1)
@@ -392,10 +398,154 @@ def solve(pose):
     low = lowest_foot_point(local, trial)
     hips = (trial[0], trial[1] - low + pose.get("lift", 0.0), trial[2])
     if "hips_y" in pose:
-        if pose["hips_y"] < hips[1] - 1e-9:
+        if pose["hips_y"] < hips[1] - 1e-6:
             raise ValueError("a foot would go through the ground")
         hips = (hips[0], pose["hips_y"], hips[2])
     return local, hips
+
+
+# ----------------------------------------------------------------------------------------
+# Gaits: the legs of Walk and Run by inverse kinematics, so that a planted foot moves back
+# at exactly the gait's ground speed (the speed of its blend space point): when the game
+# moves the character at that speed the planted foot stays put on the ground.
+
+THIGH = REST["LeftUpLeg"][1] - REST["LeftLeg"][1]  # hip to knee
+SHIN = REST["LeftLeg"][1] - REST["LeftFoot"][1]  # knee to ankle
+
+
+def ankle_height(pitch, toe):
+    """How high the ankle is when the shoe, at this world pitch and toe bend, touches y = 0."""
+    qf = euler(pitch)
+    qt = q_mul(qf, euler(toe))
+    low = min(q_rotate(qf, p)[1] for p in foot_points()["LeftFoot"])
+    toe_at = q_rotate(qf, local_rest("LeftToe"))
+    low = min([low] + [toe_at[1] + q_rotate(qt, p)[1] for p in foot_points()["LeftToe"]])
+    return -low
+
+
+def hermite(a, b, ma, mb, s):
+    s2, s3 = s * s, s * s * s
+    return (2 * s3 - 3 * s2 + 1) * a + (s3 - 2 * s2 + s) * ma + (-2 * s3 + 3 * s2) * b + (
+        s3 - s2) * mb
+
+
+def leg_ik(d):
+    """Thigh pitch and knee bend (radians) that put the ankle at d (y, z used) from the hip."""
+    dist = min(math.hypot(d[1], d[2]), 0.9995 * (THIGH + SHIN))
+    c = (dist * dist - THIGH * THIGH - SHIN * SHIN) / (2.0 * THIGH * SHIN)
+    knee = math.acos(max(-1.0, min(1.0, c)))
+    aim = math.atan2(-d[2], -d[1])
+    bend = math.atan2(SHIN * math.sin(knee), THIGH + SHIN * math.cos(knee))
+    return aim - bend, knee
+
+
+class Gait:
+    def __init__(self, period, speed, stance, front, clearance, foot, toe_bend, nominal,
+                 reach, reaching):
+        self.period = period  # seconds a cycle
+        self.speed = speed  # ground speed, units a second
+        self.stance = stance  # fraction of the cycle a foot is down, from its touchdown
+        self.front = front  # the ankle's z at touchdown, ahead of the hips
+        self.clearance = clearance  # how high the ankle lifts in the swing
+        self.foot = foot  # the foot's world pitch over the leg's phase (spline keys)
+        self.toe_bend = toe_bend  # toes bend up by this much of the foot's downward pitch
+        self.nominal = nominal  # the hips' height over the cycle when no foot limits it
+        self.reach = reach  # how straight a leg that is down gets: a fraction of its length
+        self.reaching = reaching  # from this phase on a swinging leg reaches for the ground
+        self.smooth = None  # the hips' heights over one cycle, computed once
+
+    def foot_pitch(self, p):
+        return spline(self.foot, p, 1.0)
+
+    def ankle(self, side, p):
+        """The ankle's target (x, y, z) at leg phase p, relative to the hips at x = z = 0."""
+        p %= 1.0
+        pitch = self.foot_pitch(p)
+        toe = -self.toe_bend * max(0.0, pitch)
+        y = ankle_height(pitch, toe)
+        travel = self.speed * self.period * self.stance
+        back = self.front - travel
+        if p <= self.stance:
+            z = self.front - self.speed * self.period * p
+        else:
+            u = (p - self.stance) / (1.0 - self.stance)
+            # Leaves at the ground's speed, swings forward, reaches a little past the
+            # touchdown and comes back onto it at the ground's speed again.
+            m = -self.speed * self.period * (1.0 - self.stance)
+            z = hermite(back, self.front, 0.0, 0.6 * m, u)
+            y += self.clearance * math.sin(math.pi * u ** 0.55) ** 2
+        return (REST[side + "UpLeg"][0], y, z), pitch, toe
+
+    def planted(self, p):
+        # Down from the touchdown to the toe-off, and reaching for the ground just before.
+        return (p % 1.0) <= self.stance or (p % 1.0) >= self.reaching
+
+    def hips_limit(self, side, p, hips_q, reach):
+        """The highest the hips may be for this planted foot's leg to reach its target."""
+        target, _, _ = self.ankle(side, p)
+        hip = q_rotate(hips_q, local_rest(side + "UpLeg"))
+        dx, dz = target[0] - hip[0], target[2] - hip[2]
+        length = reach * (THIGH + SHIN)
+        return target[1] + math.sqrt(max(length * length - dx * dx - dz * dz, 0.0)) - hip[1]
+
+    def hips_height(self, t, hips_rotation):
+        """The hips' height: the nominal curve, lowered where the legs that are down (or
+        about to be) cannot reach at `reach` of their length, smoothed a little where two
+        such limits meet, then held under every planted leg's full reach."""
+        n = 240
+        if self.smooth is None:
+            raw = [self.limit(self.period * i / n, hips_rotation(self.period * i / n),
+                              self.reach) for i in range(n)]
+            for _ in range(2):  # a periodic moving average, 7 samples wide, two passes
+                raw = [sum(raw[(i + k) % n] for k in range(-3, 4)) / 7.0 for i in range(n)]
+            self.smooth = raw
+        x = (t % self.period) / self.period * n
+        i = int(math.floor(x)) % n
+        f = x - math.floor(x)
+        y = self.smooth[i] * (1.0 - f) + self.smooth[(i + 1) % n] * f
+        return min(y, self.limit(t, hips_rotation(t), 0.9995))
+
+    def limit(self, t, hips_q, reach):
+        y = spline(self.nominal, (t / self.period) % 1.0, 1.0)
+        for side, offset in (("Left", 0.0), ("Right", 0.5)):
+            p = t / self.period + offset
+            if self.planted(p):
+                y = min(y, self.hips_limit(side, p, hips_q, reach))
+        return y
+
+    def apply(self, pose, t, upper):
+        """Sets the legs of `pose` (its Hips rotation as it is) and its hips height;
+        upper(t) is the clip's pose at any time, for the hips' rotation."""
+        def hips_rotation(tt):
+            e = upper(tt).get("Hips", {})
+            return euler(e.get("pitch", 0.0), e.get("yaw", 0.0), e.get("roll", 0.0))
+
+        hips_q = hips_rotation(t)
+        y = self.hips_height(t, hips_rotation)
+        pose["hips_y"] = y
+        feet, toes = {}, {}
+        for side, offset in (("Left", 0.0), ("Right", 0.5)):
+            target, pitch, toe = self.ankle(side, t / self.period + offset)
+            hip = add((0.0, y, 0.0), q_rotate(hips_q, local_rest(side + "UpLeg")))
+            aim_at = target
+            for _ in range(6):
+                # Two-bone IK in the hips' sagittal plane; the hips' yaw and roll move the
+                # ankle a little out of it, so aim again by what was missed.
+                thigh, knee = leg_ik(q_rotate(q_conj(hips_q), sub(aim_at, hip)))
+                q_thigh = q_mul(hips_q, euler(math.degrees(thigh)))
+                at_knee = add(hip, q_rotate(q_thigh, (0.0, -THIGH, 0.0)))
+                at_ankle = add(at_knee, q_rotate(q_mul(q_thigh, euler(math.degrees(knee))),
+                                                 (0.0, -SHIN, 0.0)))
+                aim_at = add(aim_at, (0.0, target[1] - at_ankle[1], target[2] - at_ankle[2]))
+            pose[side + "UpLeg"] = {"pitch": math.degrees(thigh)}
+            pose[side + "Leg"] = {"pitch": math.degrees(knee)}
+            feet[side] = (pitch, 0.0)
+            toes[side] = toe
+        pose["feet"] = feet
+        pose["toes"] = toes
+        return pose
+
+
 
 
 # ----------------------------------------------------------------------------------------
@@ -432,38 +582,27 @@ def idle_pose(t):
 
 
 # Walk: each leg's phase p in [0, 1), p = 0 its heel strike; the left strikes at 0.0 s and
-# the right at 0.5 s. Thigh (world-ish pitch, negative forward), knee, and the foot's pitch
-# in the world (negative: toes up).
+# the right at 0.5 s. WALK_THIGH is the leg's swing (negative forward) that the opposite
+# arm follows; the legs themselves come from WALK_GAIT below. WALK_FOOT is the foot's pitch
+# in the world (negative: toes up; positive: the heel lifts).
 WALK_THIGH = [(0.0, -28.0), (0.3, -4.0), (0.55, 22.0), (0.62, 20.0), (0.8, -14.0),
               (0.92, -30.0)]
-WALK_KNEE = [(0.0, 3.0), (0.12, 14.0), (0.35, 5.0), (0.5, 12.0), (0.62, 40.0), (0.73, 58.0),
-             (0.86, 28.0), (0.95, 4.0)]
-WALK_FOOT = [(0.0, -14.0), (0.1, 0.0), (0.45, 0.0), (0.6, 26.0), (0.7, 20.0), (0.82, 0.0),
+WALK_FOOT = [(0.0, -14.0), (0.1, 0.0), (0.38, 0.0), (0.55, 30.0), (0.66, 22.0), (0.82, 0.0),
              (0.94, -12.0)]
 
 
-def walk_pose(t):
+def walk_upper(t):
     T = 1.0
     p = {}
     phase = {"Left": t / T, "Right": t / T + 0.5}
-    feet = {}
-    toes = {}
     for side, ph in phase.items():
         thigh = spline(WALK_THIGH, ph, 1.0)
-        knee = spline(WALK_KNEE, ph, 1.0)
-        foot = spline(WALK_FOOT, ph, 1.0)
         out = 1.0 if side == "Left" else -1.0
-        p[side + "UpLeg"] = {"pitch": thigh, "roll": 1.5 * out}
-        p[side + "Leg"] = {"pitch": knee}
-        feet[side] = (foot, 0.0)
-        toes[side] = -0.8 * max(0.0, foot)  # toes stay flat as the heel lifts
         # The arm swings against its leg, the elbow bends more as it comes forward.
         arm = -0.75 * thigh
         p[side + "Arm"] = {"pitch": arm, "roll": 6.0 * out}
         p[side + "ForeArm"] = {"pitch": -14.0 - 0.45 * max(0.0, -arm)}
         p[side + "Hand"] = {"pitch": -6.0, "roll": -4.0 * out}
-    p["feet"] = feet
-    p["toes"] = toes
     c = math.cos(2.0 * math.pi * t / T)  # +1 at the left heel strike
     p["Hips"] = {"yaw": -5.0 * c, "roll": 2.0 * wave(t, T, 0.05), "pitch": 2.0}
     p["Spine"] = {"yaw": 3.0 * c}
@@ -475,78 +614,56 @@ def walk_pose(t):
     return p
 
 
-# Run: stance from p = 0 (touchdown) to 0.3, flight to 0.5 (the other foot's touchdown).
+# Run: a foot is down from its touchdown (p = 0) to p = 0.26, then the flight to the other
+# foot's touchdown (0.5). RUN_THIGH drives the arms, RUN_FOOT the foot's pitch; the legs
+# come from RUN_GAIT below.
 RUN_THIGH = [(0.0, -22.0), (0.3, 26.0), (0.42, 14.0), (0.62, -30.0), (0.8, -50.0),
              (0.92, -36.0)]
-RUN_KNEE = [(0.0, 20.0), (0.15, 34.0), (0.3, 22.0), (0.45, 75.0), (0.6, 112.0), (0.75, 88.0),
-            (0.92, 30.0)]
 RUN_FOOT = [(0.0, -4.0), (0.06, 0.0), (0.2, 6.0), (0.3, 36.0), (0.45, 38.0), (0.7, 5.0),
             (0.92, -8.0)]
-RUN_STANCE = 0.3  # of the cycle, from each touchdown
 
 
-def run_pose(t, flight=False):
+def run_upper(t):
     T = 0.7
     p = {}
     phase = {"Left": t / T, "Right": t / T + 0.5}
-    feet = {}
-    toes = {}
     lean = 10.0
     for side, ph in phase.items():
         thigh = spline(RUN_THIGH, ph, 1.0)
-        knee = spline(RUN_KNEE, ph, 1.0)
-        foot = spline(RUN_FOOT, ph, 1.0)
         out = 1.0 if side == "Left" else -1.0
-        p[side + "UpLeg"] = {"pitch": thigh - lean, "roll": 2.0 * out}
-        p[side + "Leg"] = {"pitch": knee}
-        feet[side] = (foot, 0.0)
-        toes[side] = -0.5 * max(0.0, foot)
         arm = -1.0 * thigh - 8.0
         p[side + "Arm"] = {"pitch": arm, "roll": 9.0 * out, "yaw": -6.0 * out}
         p[side + "ForeArm"] = {"pitch": -88.0 - 0.2 * max(0.0, -arm), "yaw": 8.0 * out}
         p[side + "Hand"] = {"pitch": 10.0, "roll": -6.0 * out}
-    p["feet"] = feet
-    p["toes"] = toes
     c = math.cos(2.0 * math.pi * t / T)
     p["Hips"] = {"pitch": lean, "yaw": -7.0 * c, "roll": 2.5 * wave(t, T, 0.05)}
     p["Spine"] = {"pitch": 2.0, "yaw": 4.0 * c}
     p["Spine1"] = {"pitch": 2.0, "yaw": 3.5 * c}
     p["Spine2"] = {"pitch": 1.0, "yaw": 3.5 * c}
     p["head"] = (4.0, 0.0, 0.0)
-    # Flight: between a toe-off (p = 0.3) and the next touchdown (0.5) the hips fly from
-    # their toe-off height to their touchdown height on an arc 5 cm high.
-    s = (t / T) % 0.5
-    if s > RUN_STANCE and not flight:
-        t_off = t - (s - RUN_STANCE) * T
-        t_on = t + (0.5 - s) * T
-        y_off = solve(run_pose(t_off, True))[1][1]
-        y_on = solve(run_pose(t_on, True))[1][1]
-        u = (s - RUN_STANCE) / (0.5 - RUN_STANCE)
-        p["hips_y"] = y_off + (y_on - y_off) * u + 0.05 * 4.0 * u * (1.0 - u)
     return p
 
 
-def blend_pose(a, b, w):
-    """A pose between a and b by w (every angle, the feet and the lift)."""
-    out = {}
-    for name in set(a) | set(b):
-        if name in ("feet",):
-            out[name] = {s: tuple((1 - w) * x + w * y for x, y in zip(a[name][s], b[name][s]))
-                         for s in a[name]}
-        elif name == "toes":
-            out[name] = {s: (1 - w) * a[name].get(s, 0.0) + w * b[name].get(s, 0.0)
-                         for s in ("Left", "Right")}
-        elif name in ("head", "hips_offset"):
-            za = a.get(name, (0.0,) * len(b.get(name, a.get(name))))
-            zb = b.get(name, (0.0,) * len(za))
-            out[name] = tuple((1 - w) * x + w * y for x, y in zip(za, zb))
-        elif name == "lift":
-            out[name] = (1 - w) * a.get(name, 0.0) + w * b.get(name, 0.0)
-        else:
-            ea, eb = a.get(name, {}), b.get(name, {})
-            out[name] = {k: (1 - w) * ea.get(k, 0.0) + w * eb.get(k, 0.0)
-                         for k in ("pitch", "yaw", "roll")}
-    return out
+# The walk vaults over a nearly straight planted leg (the knee at about 14 degrees): the
+# hips are lowest as the weight passes from one foot to the other and highest as the
+# planted leg passes under them, twice a cycle.
+WALK_GAIT = Gait(period=1.0, speed=1.5, stance=0.53, front=0.39, clearance=0.07, foot=WALK_FOOT,
+                 toe_bend=0.8, nominal=[(0.0, 1.0), (0.5, 1.0)], reach=0.993,
+                 reaching=0.97)
+# The run's hips dip at mid-stance (the knee gives) and rise in the flight between toe-off
+# (0.26 of the cycle) and the other foot's touchdown (0.5).
+RUN_GAIT = Gait(period=0.7, speed=4.0, stance=0.26, front=0.36, clearance=0.3, foot=RUN_FOOT,
+                toe_bend=0.5, nominal=[(0.0, 0.87), (0.12, 0.88), (0.4, 0.95), (0.5, 0.87),
+                                       (0.62, 0.88), (0.9, 0.95)], reach=0.99,
+                reaching=0.99)
+
+
+def walk_pose(t):
+    return WALK_GAIT.apply(walk_upper(t), t, walk_upper)
+
+
+def run_pose(t):
+    return RUN_GAIT.apply(run_upper(t), t, run_upper)
 
 
 def jump_key_poses():
