@@ -755,7 +755,7 @@ class Reader {
     }
 
     if (!a.sprite) {
-      if (a.clip_pos.known() && a.blend_pos.known()) {
+      if (a.clip_pos.known() && a.blend_pos.known() && !a.states_pos.known()) {
         report("E0119", before(a.clip_pos, a.blend_pos) ? a.blend_pos : a.clip_pos,
                who + "'s animation has both `clip` and `blend`; it plays one or the other");
       }
@@ -1848,11 +1848,15 @@ class Reader {
         return;
       }
       if (range && !(p->min && p->max && *p->min >= range->first && *p->max <= range->second)) {
+        const std::string within = "[" + number(range->first) + ", " + number(range->second) + "]";
         report("E0151", pos,
-               ticked(what) + " names parameter " + ticked(name) + ", whose range [" +
-                   number(p->min.value_or(-FLT_MAX)) + ", " + number(p->max.value_or(FLT_MAX)) +
-                   "] is not within [" + number(range->first) + ", " + number(range->second) +
-                   "]; declare its `min` and `max` within that");
+               ticked(what) + " names parameter " + ticked(name) +
+                   (p->min && p->max ? ", whose range [" + number(*p->min) + ", " +
+                                           number(*p->max) + "] is not within " + within +
+                                           "; declare its `min` and `max` within that"
+                                     : ", which declares no `min` and `max`; declare them "
+                                       "within " +
+                                           within));
       }
     };
     for (const SceneState& s : a.states) {
@@ -1908,7 +1912,7 @@ class Reader {
       }
     }
     for (size_t i = 1; i < a.states.size(); ++i) {
-      if (!entered[i] && !a.states[i].name.empty()) {
+      if (!entered[i] && !a.states[i].name.empty() && a.states[i].name != "*") {
         report("W0212", a.states[i].name_pos,
                "state " + ticked(a.states[i].name) +
                    " is never entered: no transition leads to it (only the first state, " +

@@ -465,7 +465,7 @@ TEST(SceneGraph, AWeightOrSpeedParameterMustDeclareARangeWithinWhatItDrives) {
              "E0151", 23, 1, "[0, 6] is not within [0, 1]");
   expect_one(hero("[object.animation.parameters]\npace = { type = \"float\" }\n"
                   "[object.animation.states.a]\nclip = \"A\"\nspeed_parameter = \"pace\"\n"),
-             "E0151", 12, 1, "is not within [0, 8]");
+             "E0151", 12, 1, "declares no `min` and `max`; declare them within [0, 8]");
 }
 
 TEST(SceneGraph, ExitTimeMustBePositive) {
