@@ -769,15 +769,18 @@ def breathe_pose(t):
     T = 3.0
     b = 0.5 * (1.0 - math.cos(2.0 * math.pi * t / T))  # 0 at the first frame, 1 at the top
     return {
-        "Spine1": {"pitch": -2.5 * b},
-        "Spine2": {"pitch": -3.5 * b},
-        "Neck": {"pitch": 4.5 * b},
-        "LeftShoulder": {"roll": 4.0 * b},
-        "RightShoulder": {"roll": -4.0 * b},
+        "Spine1": {"pitch": -3.0 * b},
+        "Spine2": {"pitch": -4.0 * b},
+        "Neck": {"pitch": 5.5 * b},  # the head stays level
+        "LeftShoulder": {"roll": 6.0 * b},
+        "RightShoulder": {"roll": -6.0 * b},
+        "LeftArm": {"roll": -6.0 * b},  # the arms hang as they did: the shoulders lift them
+        "RightArm": {"roll": 6.0 * b},
     }
 
 
-BREATHE_JOINTS = ["Spine1", "Spine2", "Neck", "LeftShoulder", "RightShoulder"]
+BREATHE_JOINTS = ["Spine1", "Spine2", "Neck", "LeftShoulder", "RightShoulder", "LeftArm",
+                  "RightArm"]
 
 ALL_JOINTS = [name for name, _, _ in JOINTS]
 
