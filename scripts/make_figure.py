@@ -715,7 +715,6 @@ def jump_pose(t):
     for _, p in keys:
         names |= set(p)
     out = {}
-    times = [k for k, _ in keys]
 
     def track(getter):
         return spline([(k, getter(p)) for k, p in keys], t)
@@ -741,7 +740,6 @@ def jump_pose(t):
         else:
             out[name] = {k: track(lambda p, k=k: p.get(name, {}).get(k, 0.0))
                          for k in ("pitch", "yaw", "roll")}
-    del times
     return out
 
 
