@@ -270,8 +270,9 @@ class Subject {
   }
 
   // The state machine's row: `settings` applied at tick 0, then K evenly spaced ticks over
-  // one cycle (at tick 0's weights and speed) of the state it plays, each posed by
-  // stepping the object's machine and animator from tick 0 as ScenePlayer::step does.
+  // one cycle (at tick 0's weights and speed, after its update) of the state it plays at
+  // tick 0, each posed by stepping the object's machine and animator from tick 0 as
+  // ScenePlayer::step does.
   Result<Row> state_row(const Pack& pack, const MachineSettings& settings, int frames) {
     Result<ScenePlayer> created = ScenePlayer::create(&pack, kTickRate);
     if (!created) return created.error();
@@ -283,6 +284,9 @@ class Subject {
     Row r;
     char label[160];
     double seconds = 0.0;
+    // Tick 0 first: the settings reach the machine in its update (a transition may fire).
+    machine->update(0);
+    (void)animator->advance(0);
     if (machine->state() >= 0) {
       // One cycle: the clip's duration, or a blend space's weighted durations (the synced
       // mix's cycle), over the speed.
@@ -314,7 +318,7 @@ class Subject {
     }
     r.label = label;
     const double ticks = seconds * kTickRate;
-    int64_t t = 0;
+    int64_t t = 1;
     for (int i = 0; i < frames; ++i) {
       const int64_t tick = spaced_tick(i, ticks, frames);
       for (; t <= tick; ++t) {
