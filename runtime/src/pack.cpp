@@ -256,14 +256,16 @@ Result<void> read_graph(const fb::Graph& in, const Rig& rig, flatbuffers::uoffse
         o, np, ns, nt, nl, kMaxGraphParameters, kMaxGraphStates, kMaxGraphTransitions,
         kMaxGraphLayers);
   }
-  if (!budget->take(uint64_t{np} * 4 + uint64_t{ns} * 8 + uint64_t{nt} * 4 + uint64_t{nl} * 8 + 1))
+  // Each table has at least its 4-byte offset and its 4-byte vtable offset: 2 elements.
+  if (!budget->take((uint64_t{np} + ns + nt + nl) * 2 + 1))
     return bad("object %u graph: more than the file holds", o);
   out->parameters.reserve(np);
   for (flatbuffers::uoffset_t i = 0; i < np; ++i) {
     const fb::GraphParameter* p = parameters->Get(i);
     const std::string_view name = view(p->name());
     if (!valid_utf8(name) || !budget->take(0, name.size()))
-      return bad("object %u graph parameter %u: the name is not UTF-8", o, i);
+      return bad("object %u graph parameter %u: the name is not UTF-8 or more than the file holds",
+                 o, i);
     const auto kind = static_cast<uint8_t>(p->kind());
     if (kind > 2) return bad("object %u graph parameter %u: bad kind %u", o, i, kind);
     if (!(finite(p->default_value()) && finite(p->min()) && finite(p->max())))
@@ -277,7 +279,8 @@ Result<void> read_graph(const fb::Graph& in, const Rig& rig, flatbuffers::uoffse
     StateDef st;
     const std::string_view name = view(in_state->name());
     if (!valid_utf8(name) || !budget->take(0, name.size()))
-      return bad("object %u graph state %u: the name is not UTF-8", o, i);
+      return bad("object %u graph state %u: the name is not UTF-8 or more than the file holds", o,
+                 i);
     st.name = std::string(name);
     st.clip = in_state->clip();
     if (!valid_index(st.clip, clips, true))

@@ -12,6 +12,7 @@
 
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
+#include "animpack/schema/pack_generated.h"
 #include "fixtures/graph_fixture.h"
 
 namespace animpack {
@@ -234,6 +235,56 @@ TEST(PackGraph, RefusesWhatGraphDefValidateRefuses) {
     EXPECT_NE(std::string(pack.error().message()).find("object 0 graph"), std::string::npos)
         << c.name << ": " << pack.error().message();
   }
+}
+
+// `objects` objects, each its own small table, all pointing at one Animation whose graph
+// has 64 float parameters: FlatBuffers allows the sharing, so each object would copy the
+// whole graph out of a file that holds it once.
+std::vector<uint8_t> shared_graph_pack(size_t objects) {
+  namespace fb = animpack::schema;
+  flatbuffers::FlatBufferBuilder b;
+  const Mat4 identity;
+  const fb::Mat4f m(flatbuffers::span<const float, 16>(identity.m, 16));
+  const fb::Trsf rest(fb::Vec3f(0, 0, 0), fb::Quatf(0, 0, 0, 1), fb::Vec3f(1, 1, 1));
+  const auto joint = fb::CreateJoint(b, b.CreateString("j"), -1, &rest);
+  const auto joints = b.CreateVector(std::vector{joint});
+  const auto binds = b.CreateVectorOfStructs(&m, 1);
+  const auto rig = fb::CreateRig(b, joints, binds, &m);
+  const auto mesh = fb::CreateMesh(b, b.CreateString("m"), b.CreateString("m.glb"), 0, 0);
+  std::vector<flatbuffers::Offset<fb::GraphParameter>> parameters;
+  for (int i = 0; i < kMaxGraphParameters; ++i) {
+    parameters.push_back(fb::CreateGraphParameter(b,
+                                                  b.CreateString("parameter" + std::to_string(i)),
+                                                  fb::ParameterKind::Float, 0.0f, 0.0f, 1.0f));
+  }
+  const auto graph = fb::CreateGraph(b, b.CreateVector(parameters));
+  const auto animation =
+      fb::CreateAnimation(b, -1, 0, 1.0f, fb::Playback::Loop, 0.0f, 0, -1, graph);
+  std::vector<flatbuffers::Offset<fb::Object>> list;
+  for (size_t i = 0; i < objects; ++i) {
+    list.push_back(fb::CreateObject(b, 0, 0, 0, false, 0, nullptr, nullptr, nullptr, animation));
+  }
+  const auto meshes = b.CreateVector(std::vector{mesh});
+  const auto rigs = b.CreateVector(std::vector{rig});
+  const auto objs = b.CreateVector(list);
+  fb::AssetPackBuilder root(b);
+  root.add_format_version(kPackFormatVersion);
+  root.add_meshes(meshes);
+  root.add_rigs(rigs);
+  root.add_objects(objs);
+  fb::FinishAssetPackBuffer(b, root.Finish());
+  return {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()};
+}
+
+TEST(PackGraph, RefusesOneGraphSharedByManyObjects) {
+  auto one = Pack::from_bytes(shared_graph_pack(1));
+  ASSERT_TRUE(one) << one.error().message();
+  EXPECT_EQ(one->objects()[0].animation.graph->parameters.size(), 64u);
+  auto many = Pack::from_bytes(shared_graph_pack(2000));
+  ASSERT_FALSE(many);
+  EXPECT_EQ(many.error().code(), ErrorCode::kBadPack);
+  EXPECT_NE(std::string(many.error().message()).find("more than the file holds"), std::string::npos)
+      << many.error().message();
 }
 
 TEST(PackGraph, RefusesABadAdditiveReference) {
