@@ -50,9 +50,8 @@ const char* const kPoseUsage =
     "object's pose at tick T: each joint's glTF node, local translation, rotation (x y z w)\n"
     "and scale, world matrix and palette matrix (column-major), and each part's vertex\n"
     "positions (CPU-skinned or placed by its node) in the source accessor's order. With\n"
-    "--json, as one JSON object whose floats round-trip (%.9g). An object with a state\n"
-    "machine is stepped from tick 0 (T at most 1000000), with --set and --state applied\n"
-    "at tick 0.\n"
+    "--json, as one JSON object whose floats round-trip (%.9g). An object with states is\n"
+    "stepped from tick 0 (T at most 1000000), with --set and --state applied at tick 0.\n"
     "\n"
     "  --object NAME   the scene object\n"
     "  --tick T        the tick (0 or more)\n"
@@ -516,12 +515,18 @@ Result<Pose> compute_pose(const Pack& pack, std::string_view object, int64_t tic
   const ObjectId id = *found;
   if (Result<void> r = apply_settings(player, id, settings); !r) return r.error();
   Animator* animator = player.animator(id);
-  if (StateMachine* machine = player.state_machine(id); machine != nullptr) {
+  StateMachine* machine = player.state_machine(id);
+  if (machine != nullptr && machine->graph().states.empty()) {
+    // Layers only: their weights reach the animator in the first update; no transition
+    // ever fires, so the pose at T is posed directly, as below.
+    machine->update(0);
+    animator->evaluate(tick);
+  } else if (machine != nullptr) {
     // A state machine's transitions depend on every tick: step the object as
     // ScenePlayer::step does (update, then advance; other objects do not touch it).
     if (tick > kMaxSteppedPoseTick) {
       return Error::make(ErrorCode::kInvalidArgument,
-                         "object '%s' has a state machine: it is stepped from tick 0, so tick "
+                         "object '%s' has states: it is stepped from tick 0, so tick "
                          "%" PRId64 " is above the most, %" PRId64,
                          printable(object).c_str(), tick, kMaxSteppedPoseTick);
     }

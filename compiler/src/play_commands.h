@@ -88,8 +88,8 @@ bool parse_setting(std::string_view text, MachineSettings::Parameter* out, std::
 // kWrongParameterKind, kBadParameterValue, kUnknownState), the message naming the flag.
 Result<void> apply_settings(ScenePlayer& player, ObjectId object, const MachineSettings& settings);
 
-// The most ticks pose (and preview) step an object with a state machine: its transitions
-// depend on every tick, so it is stepped from tick 0 (about a second in Release).
+// The most ticks pose steps an object with states: its transitions depend on every tick,
+// so it is stepped from tick 0 (about a second).
 inline constexpr int64_t kMaxSteppedPoseTick = 1000000;
 
 // A parsed script: its commands ordered by tick (line order within a tick), or the first
@@ -131,10 +131,11 @@ Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
 // Errors: kInvalidArgument (no such object, negative tick, a pose that is not finite:
 // the message names the object and joint), the player's and the pack's (kBadPack when a
 // part's streams fail their checks).
-// An object with a state machine is stepped from tick 0 with `settings` applied first
-// (its machine's update and its animator's advance each tick, as ScenePlayer::step does),
-// so at most kMaxSteppedPoseTick (kInvalidArgument beyond); `settings` on an object
-// without one are kInvalidArgument.
+// An object with states is stepped from tick 0 with `settings` applied first (its
+// machine's update and its animator's advance each tick, as ScenePlayer::step does), so
+// at most kMaxSteppedPoseTick (kInvalidArgument beyond); one with layers only gets its
+// machine's first update and is posed at T directly. `settings` on an object without a
+// state machine are kInvalidArgument.
 Result<std::string> pose_json(const Pack& pack, std::string_view object, int64_t tick, int32_t rate,
                               const MachineSettings& settings = {});
 

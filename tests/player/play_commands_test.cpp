@@ -350,6 +350,20 @@ TEST(PoseCommand, SetAndStateActAtTickZeroAndTheMachineIsStepped) {
       bits_equal(floats(j["joints"][2]["palette"]).data(), player.palette(ObjectId{0})[2].m, 16));
 }
 
+// Layers only (no states, no transitions): posed at T directly after the machine's first
+// update, the same bits as the stepped player, at any tick.
+TEST(PoseCommand, ALayersOnlyObjectIsPosedDirectly) {
+  const Pack pack = graph_pack();
+  ScenePlayer player = std::move(*ScenePlayer::create(&pack, 60));
+  for (int t = 0; t <= 70; ++t) player.step();
+  const json j = json::parse(*pose_json(pack, "layered", 70, 60));
+  const std::span<const Mat4> palette = player.palette(ObjectId{1});
+  ASSERT_EQ(j["joints"].size(), palette.size());
+  for (size_t k = 0; k < palette.size(); ++k)
+    EXPECT_TRUE(bits_equal(floats(j["joints"][k]["palette"]).data(), palette[k].m, 16)) << k;
+  EXPECT_TRUE(pose_json(pack, "layered", 100000000, 60));
+}
+
 TEST(PoseCommand, RefusesSettingsItCannotApply) {
   const Pack pack = graph_pack();
   const struct {
