@@ -314,7 +314,14 @@ class Subject {
       std::snprintf(label, sizeof label, "STATE %s  %.2f S",
                     std::string(machine->state_name()).c_str(), seconds);
     } else {
-      std::snprintf(label, sizeof label, "LAYERS");
+      // Layers only: one cycle of the longest layer (its clip over its speed).
+      const Rig& rig = *animator->rig();
+      for (const LayerDef& l : machine->graph().layers) {
+        const double d = rig.clips()[l.clip].duration();
+        seconds = std::max(seconds, l.speed > 0.0f ? d / l.speed : d);
+      }
+      seconds = std::min(seconds, kMaxStateSeconds);
+      std::snprintf(label, sizeof label, "LAYERS  %.2f S", seconds);
     }
     r.label = label;
     const double ticks = seconds * kTickRate;
