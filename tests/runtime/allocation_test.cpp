@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "animpack/animator.h"
+#include "animpack/graph.h"
 #include "animpack/layers.h"
 #include "animpack/skinning.h"
 #include "animpack/sprite.h"
@@ -135,6 +136,107 @@ TEST(Allocation, SyncedMasksAdditiveAndOverlaysAllocateNothing) {
     (void)a.passes(mix, tick);
   }
   EXPECT_EQ(fixture::stop_counting_allocations(), 0);
+  EXPECT_GT(events, 10u) << "the run did deliver events";
+}
+
+// A state machine: a 1D blend space with a speed parameter, a once state left by exit
+// time, a trigger, an any-state transition, a masked override layer and an additive one
+// with weight parameters, parameter changes every tick, refused calls and play_state.
+TEST(Allocation, AStateMachineOverAThousandTicksAllocatesNothing) {
+  std::vector<Clip> clips;
+  auto add = [&](const char* name, uint16_t joint, Property p, std::vector<float> values) {
+    Clip c(name);
+    const float t[] = {0.0f, 0.5f, 1.0f};
+    c.add_channel(joint, p, Interpolation::kLinear, t, values);
+    c.add_event("mark", 0.5f);
+    clips.push_back(std::move(c));
+  };
+  add("Walk", 0, Property::kTranslation, {0, 0, 0, 1, 0, 0, 2, 0, 0});
+  add("Run", 0, Property::kTranslation, {0, 0, 0, 2, 0, 0, 4, 0, 0});
+  add("Jump", 1, Property::kTranslation, {0, 1, 0, 0, 2, 0, 0, 1, 0});
+  add("Wave", 2, Property::kScale, {1, 1, 1, 2, 2, 2, 1, 1, 1});
+  add("Breathe", 3, Property::kScale, {0, 0, 0, 0.5f, 0.5f, 0.5f, 0, 0, 0});
+  clips.back().set_additive(AdditiveReference::kFirstFrame);
+  const Rig rig = std::move(*Rig::create(fixture::make_skeleton(), std::move(clips)));
+
+  GraphDef g;
+  auto float_param = [](const char* name, float def, float lo, float hi) {
+    ParameterDef p;
+    p.name = name;
+    p.default_value = def;
+    p.min = lo;
+    p.max = hi;
+    return p;
+  };
+  ParameterDef jump;
+  jump.name = "jump";
+  jump.kind = ParameterKind::kTrigger;
+  ParameterDef stop;
+  stop.name = "stop";
+  stop.kind = ParameterKind::kBool;
+  g.parameters = {float_param("speed", 0.0f, 0.0f, 4.0f), jump,
+                  float_param("rate", 1.0f, 0.0f, 2.0f), float_param("wave", 0.0f, 0.0f, 1.0f),
+                  stop};
+  StateDef loco;
+  loco.name = "loco";
+  loco.points = {{0, 0.0f, 0.0f}, {1, 4.0f, 0.0f}};
+  loco.x_parameter = 0;
+  loco.speed_parameter = 2;
+  StateDef air;
+  air.name = "air";
+  air.clip = 2;
+  air.playback = Playback::kOnce;
+  StateDef idle;
+  idle.name = "idle";
+  idle.clip = 0;
+  g.states = {loco, air, idle};
+  auto when = [](ConditionKind kind, int32_t parameter, float value) {
+    return ConditionDef{kind, parameter, value};
+  };
+  TransitionDef t0{0, 1, {when(ConditionKind::kTrigger, 1, 0.0f)}, 0.1};
+  TransitionDef t1{1, 0, {when(ConditionKind::kExitTime, -1, 0.9f)}, 0.2};
+  TransitionDef t2{-1, 2, {when(ConditionKind::kIs, 4, 1.0f)}, 0.25};
+  TransitionDef t3{
+      2, 0, {when(ConditionKind::kIs, 4, 0.0f), when(ConditionKind::kAbove, 0, 0.5f)}, 0.0};
+  g.transitions = {t0, t1, t2, t3};
+  LayerDef wave;
+  wave.clip = 3;
+  wave.weight_parameter = 3;
+  wave.mask = {0.0f, 0.0f, 1.0f, 0.5f};
+  LayerDef breathe;
+  breathe.clip = 4;
+  breathe.mode = LayerMode::kAdditive;
+  breathe.weight = 0.5f;
+  g.layers = {wave, breathe};
+
+  AnimatorOptions options;
+  options.events = EventPolicy::kLead;
+  Animator a = std::move(*Animator::create(&rig, 60, options));
+  auto machine = StateMachine::create(&g, &a, 0);
+  ASSERT_TRUE(machine) << machine.error().message();
+
+  size_t events = 0;
+  size_t refused = 0;
+  fixture::start_counting_allocations();
+  for (int64_t tick = 0; tick < 1000; ++tick) {
+    const float phase = static_cast<float>(tick % 200) / 200.0f;
+    (void)machine->set_float("speed", 4.0f * phase);
+    (void)machine->set_float("rate", 0.5f + phase);
+    (void)machine->set_float("wave", phase);
+    if (tick % 100 == 10) (void)machine->fire_trigger("jump");
+    if (tick % 250 == 120) (void)machine->set_bool("stop", true);
+    if (tick % 250 == 160) (void)machine->set_bool("stop", false);
+    if (tick % 300 == 290) (void)machine->play_state("idle", 0.1, tick);
+    refused += machine->set_float("nope", 1.0f) ? 0 : 1;
+    refused += machine->set_float("speed", 9.0f) ? 0 : 1;
+    refused += machine->fire_trigger("speed") ? 0 : 1;
+    machine->update(tick);
+    events += a.advance(tick).size();
+    a.evaluate(tick);
+  }
+  EXPECT_EQ(fixture::stop_counting_allocations(), 0);
+  EXPECT_EQ(refused, 3000u);
+  EXPECT_GT(machine->transitions_fired(), 10u) << "the run did take transitions";
   EXPECT_GT(events, 10u) << "the run did deliver events";
 }
 
