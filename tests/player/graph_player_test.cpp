@@ -34,7 +34,7 @@ Pack open(const CookedPack& cooked) {
   return pack ? std::move(*pack) : Pack();
 }
 
-class Graph : public ::testing::Test {
+class ScenePlayerGraph : public ::testing::Test {
  protected:
   void SetUp() override {
     pack_ = open(fixture::make_graph_pack());
@@ -56,7 +56,7 @@ struct Recorder : Game {
   void record(const ScenePlayer& p) { states.emplace_back(p.state(kHero)); }
 };
 
-TEST_F(Graph, ObjectsWithAGraphGetAStateMachineOverALeadAnimator) {
+TEST_F(ScenePlayerGraph, ObjectsWithAGraphGetAStateMachineOverALeadAnimator) {
   ScenePlayer& p = *player_;
   ASSERT_NE(p.state_machine(kHero), nullptr);
   ASSERT_NE(p.state_machine(kLayered), nullptr);
@@ -74,7 +74,7 @@ TEST_F(Graph, ObjectsWithAGraphGetAStateMachineOverALeadAnimator) {
   EXPECT_TRUE(p.animator(kLayered)->layer_clip(p.state_machine(kLayered)->overlay(0)));
 }
 
-TEST_F(Graph, SetParameterDrivesTransitions) {
+TEST_F(ScenePlayerGraph, SetParameterDrivesTransitions) {
   ScenePlayer& p = *player_;
   Recorder game;
   game.at = [](ScenePlayer& sp, int64_t t) {
@@ -120,7 +120,7 @@ TEST_F(Graph, SetParameterDrivesTransitions) {
   EXPECT_EQ(p.state(kHero), "locomotion") << "exit time, and grounded false holds it there";
 }
 
-TEST_F(Graph, ParameterErrorsAreValuesAndKept) {
+TEST_F(ScenePlayerGraph, ParameterErrorsAreValuesAndKept) {
   ScenePlayer& p = *player_;
   const int64_t at = p.play_tick();
   struct Case {
@@ -170,7 +170,7 @@ TEST_F(Graph, ParameterErrorsAreValuesAndKept) {
   EXPECT_TRUE(p.animation_errors().empty());
 }
 
-TEST_F(Graph, PlayCallsOnAStateObjectAreRefused) {
+TEST_F(ScenePlayerGraph, PlayCallsOnAStateObjectAreRefused) {
   ScenePlayer& p = *player_;
   for (int t = 0; t < 5; ++t) p.step();
   const Animator& an = *p.animator(kHero);
@@ -200,7 +200,7 @@ TEST_F(Graph, PlayCallsOnAStateObjectAreRefused) {
 
 // "layered" plays Linear with one overlay (Cubic, weight 0.5, mask {0, 0, 1, 1}) and no
 // states: play calls replace what plays under the layer, which stays over it.
-TEST_F(Graph, LayersOnlyObjectTakesPlayCalls) {
+TEST_F(ScenePlayerGraph, LayersOnlyObjectTakesPlayCalls) {
   ScenePlayer& p = *player_;
   const Rig* rig = p.rig(kLayered);
   Animator hand = std::move(*Animator::create(rig, 60, {0, EventPolicy::kLead}));
@@ -229,7 +229,7 @@ TEST_F(Graph, LayersOnlyObjectTakesPlayCalls) {
 
 // Animate::blend with a mask and Animate::additive pose as add_layer does by hand; the
 // additive version is found against the first frame, else the rest pose.
-TEST_F(Graph, AnimateAdditiveAndMaskedLayersPoseAsAddLayer) {
+TEST_F(ScenePlayerGraph, AnimateAdditiveAndMaskedLayersPoseAsAddLayer) {
   for (AdditiveReference reference :
        {AdditiveReference::kFirstFrame, AdditiveReference::kRestPose}) {
     CookedPack cooked = fixture::make_graph_pack();
@@ -297,7 +297,7 @@ TEST_F(Graph, AnimateAdditiveAndMaskedLayersPoseAsAddLayer) {
 
 // Overlays fire their marks while their weight is above 0 (EventPolicy::kLead): Breathe
 // (weight parameter tired, "inhale" at 0.5 s, speed 0.5) is silent at tired 0.
-TEST_F(Graph, OverlayEventsFireOnlyWhileTheirWeightIsAboveZero) {
+TEST_F(ScenePlayerGraph, OverlayEventsFireOnlyWhileTheirWeightIsAboveZero) {
   ScenePlayer& p = *player_;
   auto inhales = [&](int ticks) {
     int n = 0;
