@@ -470,13 +470,19 @@ class Cooker {
   std::optional<std::vector<float>> cook_mask(const SceneObject& object, const SceneLayer& layer,
                                               const Rig* rig) {
     std::vector<MaskEntry> entries;
-    std::vector<std::string_view> joints;
-    if (rig) {
-      for (const Joint& j : rig->skeleton().joints()) joints.push_back(j.name);
-    }
+    std::vector<std::string_view> joints;  // for hints, listed at the first unknown joint
+    // The same mask on one rig (objects sharing a mesh and a layer) is expanded once.
+    std::string key(reinterpret_cast<const char*>(&rig), sizeof rig);
     bool ok = true;
     for (const SceneMaskEntry& m : layer.mask) {
+      key += m.joint;
+      key += '\0';
+      key.append(reinterpret_cast<const char*>(&m.weight), sizeof m.weight);
+      key += m.subtree ? '\1' : '\0';
       if (rig == nullptr || rig->skeleton().find_joint(m.joint) < 0) {
+        if (rig && joints.empty()) {
+          for (const Joint& j : rig->skeleton().joints()) joints.push_back(j.name);
+        }
         at("E0211", m.joint_pos,
            "mask joint " + quote(m.joint) + " is not a joint of mesh " + object.mesh +
                (rig == nullptr ? " (it has no rig)" : did_you_mean(m.joint, joints)));
@@ -486,6 +492,7 @@ class Cooker {
       entries.push_back({m.joint, m.weight, m.subtree});
     }
     if (!ok || rig == nullptr) return std::nullopt;
+    if (auto it = masks_.find(key); it != masks_.end()) return it->second;
     Result<std::vector<float>> mask = make_joint_mask(rig->skeleton(), entries);
     if (!mask) {
       sink_.report("E0901", file_, 0, 0,
@@ -494,6 +501,7 @@ class Cooker {
                        " (a cooker bug: please report it with this scene)");
       return std::nullopt;
     }
+    masks_.emplace(std::move(key), *mask);
     return std::move(*mask);
   }
 
@@ -773,7 +781,8 @@ class Cooker {
   };
   std::map<int, std::vector<PendingAdditive>> pending_additive_;
   std::map<std::tuple<int, uint16_t, AdditiveReference>, uint16_t> additive_index_;
-  uint64_t contents_ = 0;  // estimated pack bytes so far
+  std::map<std::string, std::vector<float>> masks_;  // expanded masks by rig and entries
+  uint64_t contents_ = 0;                            // estimated pack bytes so far
   bool contents_reported_ = false;
   std::unordered_multimap<uint64_t, int> texture_by_hash_;  // pixel hash -> pack texture
 };
