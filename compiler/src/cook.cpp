@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "animpack/compiler/atlas_import.h"
@@ -13,6 +14,7 @@
 #include "animpack/compiler/import_gltf.h"
 #include "animpack/compiler/mesh_bounds.h"
 #include "animpack/compiler/scene.h"
+#include "animpack/layers.h"
 #include "animpack/pack.h"
 #include "animpack/scene_player.h"
 #include "animpack/skinning.h"
@@ -50,6 +52,7 @@ class Cooker {
     }
     for (const SceneMesh& mesh : scene_.meshes) load_mesh(mesh);
     for (const SceneObject& object : scene_.objects) cook_object(object);
+    finish_rigs();
     for (CookedMesh& m : out_.pack.meshes)
       compute_mesh_bounds(m, m.rig >= 0 ? &out_.pack.rigs[static_cast<size_t>(m.rig)] : nullptr);
     return std::move(out_);
@@ -129,6 +132,66 @@ class Cooker {
     model.mesh.rig = loaded.pack_rig;
     loaded.pack_mesh = static_cast<int>(out_.pack.meshes.size());
     out_.pack.meshes.push_back(std::move(model.mesh));
+    add_mesh_events(mesh, loaded);
+  }
+
+  // A clip's copy (clips are move-only; a rig is rebuilt from copies of its clips).
+  static Clip copy_clip(const Clip& c) {
+    Clip out(c.name());
+    for (const Channel& ch : c.channels()) {
+      out.add_channel(ch.joint, ch.property, ch.interpolation, ch.times, ch.values);
+    }
+    for (const ClipEvent& e : c.events()) out.add_event(e.name, e.time);
+    out.set_additive(c.additive());
+    return out;
+  }
+
+  static std::vector<Clip> copy_clips(const Rig& rig) {
+    std::vector<Clip> clips;
+    clips.reserve(rig.clips().size() + 1);
+    for (const Clip& c : rig.clips()) clips.push_back(copy_clip(c));
+    return clips;
+  }
+
+  // Replaces a cooked rig's clips (events added, additive clips appended): the rig is
+  // rebuilt, and so checked again (Rig::create). A failure is a cooker bug (E0901): every
+  // event time and clip was checked before.
+  bool rebuild_rig(CookedRig& cooked, std::vector<Clip> clips, const std::string& why) {
+    Result<Rig> rig = Rig::create(cooked.rig.skeleton(), std::move(clips));
+    if (!rig) {
+      sink_.report("E0901", file_, 0, 0,
+                   "internal error: the rig rebuilt with " + why + " does not validate: " +
+                       rig.error().message() + " (a cooker bug: please report it with this scene)");
+      return false;
+    }
+    cooked.rig = std::move(*rig);
+    return true;
+  }
+
+  // A [[mesh]]'s `events`: each on its clip in the mesh's rig, so every object using the
+  // mesh fires them (and so do the additive versions made later of that clip).
+  void add_mesh_events(const SceneMesh& mesh, const LoadedMesh& loaded) {
+    if (mesh.events.empty()) return;
+    const Rig* rig = rig_of(loaded);
+    std::vector<std::pair<uint16_t, const SceneEvent*>> adds;
+    for (const SceneEvent& e : mesh.events) {
+      if (e.clip.empty()) continue;  // the scene reader reported it
+      const std::optional<uint16_t> c = find_clip(rig, mesh.name, e.clip, e.clip_pos, "E0203");
+      if (!c) continue;
+      const float duration = rig->clips()[*c].duration();
+      if (e.time > duration) {
+        at("W0204", e.time_pos,
+           "event " + quote(e.name) + " at " + seconds(e.time) + " is past the end of clip " +
+               e.clip + " (" + seconds(duration) + ") and never fires; dropped");
+        continue;
+      }
+      adds.emplace_back(*c, &e);
+    }
+    if (adds.empty()) return;
+    CookedRig& cooked = out_.pack.rigs[static_cast<size_t>(loaded.pack_rig)];
+    std::vector<Clip> clips = copy_clips(cooked.rig);
+    for (const auto& [clip, e] : adds) clips[clip].add_event(e->name, e->time);
+    rebuild_rig(cooked, std::move(clips), "the mesh's events");
   }
 
   // FNV-1a over a texture's pixels: the first test of "same image" (size, colour space
@@ -236,7 +299,7 @@ class Cooker {
   }
 
   // A clip of the object's mesh by name, reporting `code` at `pos` when there is none.
-  std::optional<uint16_t> find_clip(const Rig* rig, const SceneObject& object,
+  std::optional<uint16_t> find_clip(const Rig* rig, const std::string& mesh,
                                     const std::string& clip, SourcePos pos, std::string_view code) {
     if (rig) {
       if (Result<uint16_t> c = rig->find_clip(clip)) return *c;
@@ -257,10 +320,28 @@ class Cooker {
                  (name.size() > kNameChars ? "..." : "");
       }
     }
+    std::string hint;
+    if (rig) {
+      std::vector<std::string_view> names;
+      for (const Clip& c : rig->clips()) {
+        if (c.additive() == AdditiveReference::kNone) names.push_back(c.name());
+      }
+      hint = did_you_mean(clip, names);
+    }
     at(code, pos,
-       "mesh " + object.mesh + " has no clip " + clip +
-           (known.empty() ? " (it has no clips)" : " (its clips: " + known + ")"));
+       "mesh " + mesh + " has no clip " + clip +
+           (known.empty() ? " (it has no clips)" : " (its clips: " + known + ")") + hint);
     return std::nullopt;
+  }
+
+  // "; did you mean `x`?" among `names`, within a budget of comparisons per cook (each
+  // costs at most kMaxSuggestedNameLength squared), so that thousands of bad names cost
+  // time linear in the scene.
+  std::string did_you_mean(std::string_view word, std::span<const std::string_view> names) {
+    if (names.size() > suggestion_budget_) return {};
+    suggestion_budget_ -= names.size();
+    const std::string_view close = closest_name(word, names);
+    return close.empty() ? std::string() : "; did you mean `" + std::string(close) + "`?";
   }
 
   void cook_object(const SceneObject& object) {
@@ -290,6 +371,7 @@ class Cooker {
       } else if (mesh) {
         if (mesh->pack_mesh < 0) return;  // the mesh did not load: reported at its file
         cook_skeletal(object, a, rig_of(*mesh), out.animation);
+        if (a.has_graph()) cook_graph(object, a, *mesh, out.animation);
       }
     }
     out_.pack.objects.push_back(std::move(out));
@@ -298,15 +380,15 @@ class Cooker {
   void cook_skeletal(const SceneObject& object, const SceneAnimation& a, const Rig* rig,
                      CookedAnimation& out) {
     if (!a.clip.empty()) {
-      if (auto c = find_clip(rig, object, a.clip, a.clip_pos, "E0202")) out.clip = *c;
+      if (auto c = find_clip(rig, object.mesh, a.clip, a.clip_pos, "E0202")) out.clip = *c;
     }
     for (const SceneBlend& b : a.blend) {
-      if (auto c = find_clip(rig, object, b.clip, b.clip_pos, "E0202")) {
+      if (auto c = find_clip(rig, object.mesh, b.clip, b.clip_pos, "E0202")) {
         out.blend.push_back({*c, b.weight});
       }
     }
     for (const SceneEvent& e : a.events) {
-      auto c = find_clip(rig, object, e.clip, e.clip_pos, "E0203");
+      auto c = find_clip(rig, object.mesh, e.clip, e.clip_pos, "E0203");
       if (!c) continue;
       const float duration = rig->clips()[*c].duration();
       if (e.time > duration) {
@@ -317,6 +399,196 @@ class Cooker {
       }
       out.events.push_back({e.name, *c, e.time, 0});
     }
+  }
+
+  // The index the additive version of rig clip `source` against `reference` will have:
+  // one per (clip, reference) per rig however many layers and objects play it, appended to
+  // the rig's clips when every object is cooked (finish_rigs), so that a rig is rebuilt
+  // once, not once per clip.
+  uint16_t additive_clip(const LoadedMesh& mesh, uint16_t source, AdditiveReference reference) {
+    const CookedRig& cooked = out_.pack.rigs[static_cast<size_t>(mesh.pack_rig)];
+    std::vector<PendingAdditive>& pending = pending_additive_[mesh.pack_rig];
+    const auto key = std::make_tuple(mesh.pack_rig, source, reference);
+    if (auto it = additive_index_.find(key); it != additive_index_.end()) return it->second;
+    // At most 2 per clip of a glTF's 1024 animations: far below a rig's 65535 clips.
+    const auto index = static_cast<uint16_t>(cooked.rig.clips().size() + pending.size());
+    pending.push_back({source, reference});
+    additive_index_.emplace(key, index);
+    return index;
+  }
+
+  // Appends the additive clips the layers play to their rigs (each rig rebuilt once,
+  // clip_source_animations naming each one's source animation), then checks every state
+  // machine against its final rig as the runtime will (GraphDef::validate): on a scene
+  // without errors a failure is a cooker bug, E0901.
+  void finish_rigs() {
+    for (auto& [rig_index, pending] : pending_additive_) {
+      CookedRig& cooked = out_.pack.rigs[static_cast<size_t>(rig_index)];
+      std::vector<Clip> clips = copy_clips(cooked.rig);
+      std::vector<int> sources = cooked.clip_source_animations;
+      sources.resize(clips.size(), -1);
+      bool ok = true;
+      for (const PendingAdditive& p : pending) {
+        const Clip& source = cooked.rig.clips()[p.source];
+        Result<Clip> additive = make_additive_clip(source, cooked.rig.skeleton(), p.reference);
+        if (!additive) {
+          sink_.report("E0901", file_, 0, 0,
+                       "internal error: the additive version of clip " + quote(source.name()) +
+                           " cannot be made: " + additive.error().message() +
+                           " (a cooker bug: please report it with this scene)");
+          ok = false;
+          break;
+        }
+        for (const Channel& ch : additive->channels()) {
+          contents_ += (ch.times.size() + ch.values.size()) * sizeof(float);
+        }
+        clips.push_back(std::move(*additive));
+        sources.push_back(sources[p.source]);
+      }
+      if (ok && rebuild_rig(cooked, std::move(clips), "its additive clips")) {
+        cooked.clip_source_animations = std::move(sources);
+      }
+    }
+    if (sink_.has_errors()) return;  // graphs may lack what was refused at its key
+    for (const CookedObject& o : out_.pack.objects) {
+      if (!o.animation.graph || o.mesh < 0) continue;
+      const int rig = out_.pack.meshes[static_cast<size_t>(o.mesh)].rig;
+      if (rig < 0) continue;  // refused at its clips: a mesh without a rig has none
+      const Result<void> valid =
+          o.animation.graph->validate(out_.pack.rigs[static_cast<size_t>(rig)].rig);
+      if (!valid) {
+        sink_.report("E0901", file_, 0, 0,
+                     "internal error: object " + quote(o.name) +
+                         "'s state machine does not validate: " + valid.error().message() +
+                         " (a cooker bug: please report it with this scene)");
+      }
+    }
+  }
+
+  // A layer's `mask` as one weight per joint (make_joint_mask), every joint name checked
+  // against the rig at its entry (E0211, with a close spelling). nullopt after an error.
+  std::optional<std::vector<float>> cook_mask(const SceneObject& object, const SceneLayer& layer,
+                                              const Rig* rig) {
+    std::vector<MaskEntry> entries;
+    std::vector<std::string_view> joints;  // for hints, listed at the first unknown joint
+    // The same mask on one rig (objects sharing a mesh and a layer) is expanded once.
+    std::string key(reinterpret_cast<const char*>(&rig), sizeof rig);
+    bool ok = true;
+    for (const SceneMaskEntry& m : layer.mask) {
+      key += m.joint;
+      key += '\0';
+      key.append(reinterpret_cast<const char*>(&m.weight), sizeof m.weight);
+      key += m.subtree ? '\1' : '\0';
+      if (rig == nullptr || rig->skeleton().find_joint(m.joint) < 0) {
+        if (rig && joints.empty()) {
+          for (const Joint& j : rig->skeleton().joints()) joints.push_back(j.name);
+        }
+        at("E0211", m.joint_pos,
+           "mask joint " + quote(m.joint) + " is not a joint of mesh " + object.mesh +
+               (rig == nullptr ? " (it has no rig)" : did_you_mean(m.joint, joints)));
+        ok = false;
+        continue;
+      }
+      entries.push_back({m.joint, m.weight, m.subtree});
+    }
+    if (!ok || rig == nullptr) return std::nullopt;
+    if (auto it = masks_.find(key); it != masks_.end()) return it->second;
+    Result<std::vector<float>> mask = make_joint_mask(rig->skeleton(), entries);
+    if (!mask) {
+      sink_.report("E0901", file_, 0, 0,
+                   std::string("internal error: a checked mask does not expand: ") +
+                       mask.error().message() +
+                       " (a cooker bug: please report it with this scene)");
+      return std::nullopt;
+    }
+    masks_.emplace(std::move(key), *mask);
+    return std::move(*mask);
+  }
+
+  // The object's state machine and layers as a GraphDef with indices into its mesh rig
+  // (whose clips gain the additive versions its layers play). Names the scene reader
+  // reported as unknown are left out; the GraphDef is then incomplete, and the cook has
+  // failed anyway. On a scene without errors, GraphDef::validate is the last guard
+  // (finish_rigs).
+  void cook_graph(const SceneObject& object, const SceneAnimation& a, const LoadedMesh& mesh,
+                  CookedAnimation& out) {
+    GraphDef g;
+    for (const SceneParameter& p : a.parameters) {
+      ParameterDef d;
+      d.name = p.name;
+      d.kind = p.kind;
+      d.default_value = p.default_value;
+      if (p.kind == ParameterKind::kFloat) {
+        if (p.min) d.min = *p.min;
+        if (p.max) d.max = *p.max;
+      }
+      g.parameters.push_back(std::move(d));
+    }
+    const auto parameter = [&g](const std::string& name) {
+      return name.empty() ? -1 : static_cast<int32_t>(g.find_parameter(name));
+    };
+    for (const SceneState& s : a.states) {
+      StateDef d;
+      d.name = s.name;
+      if (!s.clip.empty()) {
+        const Rig* rig = rig_of(mesh);
+        if (auto c = find_clip(rig, object.mesh, s.clip, s.clip_pos, "E0202")) d.clip = *c;
+      }
+      for (const SceneBlendPoint& p : s.points) {
+        if (p.clip.empty()) continue;  // the scene reader reported it
+        if (auto c = find_clip(rig_of(mesh), object.mesh, p.clip, p.clip_pos, "E0202")) {
+          d.points.push_back({*c, p.x, p.y});
+        }
+      }
+      d.x_parameter = parameter(s.blend_parameter);
+      d.y_parameter = parameter(s.blend_parameter_y);
+      d.speed = s.speed;
+      d.speed_parameter = parameter(s.speed_parameter);
+      d.playback = s.playback;
+      d.start = s.start;
+      g.states.push_back(std::move(d));
+    }
+    for (const SceneTransition& t : a.transitions) {
+      TransitionDef d;
+      d.from = t.from == "*" ? -1 : g.find_state(t.from);
+      d.to = g.find_state(t.to);
+      if ((d.from < 0 && t.from != "*") || d.to < 0) continue;  // reported by the reader
+      for (const SceneCondition& c : t.conditions) {
+        ConditionDef cd;
+        cd.kind = c.kind;
+        cd.value = c.value;
+        if (c.kind != ConditionKind::kExitTime) {
+          cd.parameter = parameter(c.parameter);
+          if (cd.parameter < 0) continue;  // reported by the reader
+        }
+        d.conditions.push_back(cd);
+      }
+      d.fade = t.fade;
+      g.transitions.push_back(std::move(d));
+    }
+    for (const SceneLayer& l : a.layers) {
+      LayerDef d;
+      d.mode = l.additive ? LayerMode::kAdditive : LayerMode::kOverride;
+      d.weight = l.weight;
+      d.weight_parameter = parameter(l.weight_parameter);
+      d.speed = l.speed;
+      d.playback = l.playback;
+      bool ok = !l.clip.empty();
+      if (ok) {
+        std::optional<uint16_t> c =
+            find_clip(rig_of(mesh), object.mesh, l.clip, l.clip_pos, "E0202");
+        if (c && l.additive) c = additive_clip(mesh, *c, l.reference);
+        if (c) d.clip = *c;
+        ok = c.has_value();
+      }
+      if (!l.mask.empty()) {
+        std::optional<std::vector<float>> mask = cook_mask(object, l, rig_of(mesh));
+        if (mask) d.mask = std::move(*mask);
+        ok = ok && mask.has_value();
+      }
+      if (ok) g.layers.push_back(std::move(d));
+    }
+    out.graph = std::move(g);  // checked against the final rig in finish_rigs
   }
 
   // An atlas file, read and decoded once however many objects show it.
@@ -501,7 +773,16 @@ class Cooker {
   std::map<std::string, LoadedMesh, std::less<>> meshes_;
   std::map<std::string, LoadedAtlas> atlases_;  // by normal path
   std::map<std::string, int> sheets_;           // sheet_key -> pack sheet
-  uint64_t contents_ = 0;                       // estimated pack bytes so far
+  size_t suggestion_budget_ = size_t{1} << 18;  // name comparisons for hints
+  // Additive clips layers play, made in finish_rigs: per pack rig, in index order.
+  struct PendingAdditive {
+    uint16_t source = 0;
+    AdditiveReference reference = AdditiveReference::kFirstFrame;
+  };
+  std::map<int, std::vector<PendingAdditive>> pending_additive_;
+  std::map<std::tuple<int, uint16_t, AdditiveReference>, uint16_t> additive_index_;
+  std::map<std::string, std::vector<float>> masks_;  // expanded masks by rig and entries
+  uint64_t contents_ = 0;                            // estimated pack bytes so far
   bool contents_reported_ = false;
   std::unordered_multimap<uint64_t, int> texture_by_hash_;  // pixel hash -> pack texture
 };

@@ -262,6 +262,107 @@ int cook_or_check(int argc, char** argv, bool cook) {
 
 const char* playback_text(Playback p) { return playback_name(p); }
 
+const char* additive_text(AdditiveReference r) {
+  switch (r) {
+    case AdditiveReference::kNone:
+      return "none";
+    case AdditiveReference::kFirstFrame:
+      return "first_frame";
+    case AdditiveReference::kRestPose:
+      return "rest_pose";
+  }
+  return "?";
+}
+
+// An object's state machine and layers (pack format 3), one line per parameter, state,
+// transition and layer. Indices are in range: Pack::open checked them.
+void print_graph(const GraphDef& g, const Rig& rig) {
+  auto clip = [&](int c) { return printable(rig.clips()[static_cast<size_t>(c)].name()); };
+  auto parameter = [&](int p) {
+    return p >= 0 ? printable(g.parameters[static_cast<size_t>(p)].name) : std::string("-");
+  };
+  auto state = [&](int s) {
+    return s >= 0 ? printable(g.states[static_cast<size_t>(s)].name) : std::string("*");
+  };
+  static constexpr const char* kKinds[] = {"float", "bool", "trigger"};
+  static constexpr const char* kConditions[] = {"above", "below", "is", "trigger", "exit_time"};
+  for (const ParameterDef& p : g.parameters) {
+    std::printf("    parameter %s: %s", printable(p.name).c_str(),
+                kKinds[static_cast<int>(p.kind)]);
+    if (p.kind == ParameterKind::kFloat) {
+      std::printf(", default %g, range [%g, %g]", static_cast<double>(p.default_value),
+                  static_cast<double>(p.min), static_cast<double>(p.max));
+    } else if (p.kind == ParameterKind::kBool) {
+      std::printf(", default %s", p.default_value != 0.0f ? "true" : "false");
+    }
+    std::printf("\n");
+  }
+  for (size_t s = 0; s < g.states.size(); ++s) {
+    const StateDef& st = g.states[s];
+    std::printf("    state [%zu] %s%s: ", s, printable(st.name).c_str(), s == 0 ? " (start)" : "");
+    if (st.clip >= 0) {
+      std::printf("clip %s", clip(st.clip).c_str());
+    } else {
+      std::printf("blend on %s", parameter(st.x_parameter).c_str());
+      if (st.y_parameter >= 0) std::printf(" x %s", parameter(st.y_parameter).c_str());
+      for (const BlendPoint& p : st.points) {
+        std::printf(st.y_parameter >= 0 ? ", %s at (%g, %g)" : ", %s at %g", clip(p.clip).c_str(),
+                    static_cast<double>(p.x), static_cast<double>(p.y));
+      }
+    }
+    if (st.speed_parameter >= 0) {
+      std::printf(", speed %s", parameter(st.speed_parameter).c_str());
+    } else {
+      std::printf(", speed %g", static_cast<double>(st.speed));
+    }
+    std::printf(", %s, start %g\n", playback_text(st.playback), st.start);
+  }
+  for (size_t t = 0; t < g.transitions.size(); ++t) {
+    const TransitionDef& tr = g.transitions[t];
+    std::printf("    transition [%zu] %s -> %s", t, state(tr.from).c_str(), state(tr.to).c_str());
+    for (size_t c = 0; c < tr.conditions.size(); ++c) {
+      const ConditionDef& cd = tr.conditions[c];
+      std::printf(c == 0 ? " when " : " and ");
+      switch (cd.kind) {
+        case ConditionKind::kAbove:
+        case ConditionKind::kBelow:
+          std::printf("%s %s %g", parameter(cd.parameter).c_str(),
+                      kConditions[static_cast<int>(cd.kind)], static_cast<double>(cd.value));
+          break;
+        case ConditionKind::kIs:
+          std::printf("%s is %s", parameter(cd.parameter).c_str(),
+                      cd.value != 0.0f ? "true" : "false");
+          break;
+        case ConditionKind::kTrigger:
+          std::printf("trigger %s", parameter(cd.parameter).c_str());
+          break;
+        case ConditionKind::kExitTime:
+          std::printf("exit_time %g", static_cast<double>(cd.value));
+          break;
+      }
+    }
+    std::printf(", fade %g\n", tr.fade);
+  }
+  for (size_t l = 0; l < g.layers.size(); ++l) {
+    const LayerDef& ly = g.layers[l];
+    std::printf("    layer [%zu] %s %s", l,
+                ly.mode == LayerMode::kAdditive ? "additive" : "override", clip(ly.clip).c_str());
+    if (ly.weight_parameter >= 0) {
+      std::printf(", weight %s", parameter(ly.weight_parameter).c_str());
+    } else {
+      std::printf(", weight %g", static_cast<double>(ly.weight));
+    }
+    if (ly.mask.empty()) {
+      std::printf(", every joint");
+    } else {
+      size_t covered = 0;
+      for (float w : ly.mask) covered += w > 0.0f ? 1 : 0;
+      std::printf(", mask %zu of %zu joints", covered, ly.mask.size());
+    }
+    std::printf(", speed %g, %s\n", static_cast<double>(ly.speed), playback_text(ly.playback));
+  }
+}
+
 int inspect(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, false, o)) {
@@ -355,9 +456,12 @@ int inspect(int argc, char** argv) {
       const Clip& clip = rig.clips()[static_cast<size_t>(c)];
       size_t keys = 0;
       for (const Channel& ch : clip.channels()) keys += ch.times.size();
-      std::printf("    clip [%d] %s: %.4g s, %zu channels, %zu keys\n", c,
+      std::printf("    clip [%d] %s: %.4g s, %zu channels, %zu keys", c,
                   printable(clip.name()).c_str(), static_cast<double>(clip.duration()),
                   clip.channels().size(), keys);
+      if (clip.additive() != AdditiveReference::kNone)
+        std::printf(", additive (%s)", additive_text(clip.additive()));
+      std::printf("\n");
     }
   }
   std::printf("sprite sheets: %zu\n", pack->sprite_sheets().size());
@@ -399,8 +503,18 @@ int inspect(int argc, char** argv) {
       }
       std::printf(", speed %g, start %g, %zu events", static_cast<double>(a.speed),
                   static_cast<double>(a.start), a.events.size());
+      if (a.graph) {
+        std::printf(", state machine: %zu parameters, %zu states, %zu transitions, %zu layers",
+                    a.graph->parameters.size(), a.graph->states.size(), a.graph->transitions.size(),
+                    a.graph->layers.size());
+      }
     }
     std::printf("\n");
+    if (obj.animated && obj.animation.graph) {
+      // Pack::open refuses a graph on an object without a rig.
+      const int rig = pack->meshes()[static_cast<size_t>(obj.mesh)].rig;
+      print_graph(*obj.animation.graph, pack->rig(rig));
+    }
   }
   return kExitOk;
 }

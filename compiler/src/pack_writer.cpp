@@ -94,7 +94,8 @@ flatbuffers::Offset<fb::Rig> write_rig(Builder& b, const CookedRig& in) {
     const auto ch = b.CreateVector(channels);
     const auto ev = b.CreateVector(events);
     const int source = c < in.clip_source_animations.size() ? in.clip_source_animations[c] : -1;
-    clips.push_back(fb::CreateClip(b, name, clip.duration(), ch, ev, source));
+    clips.push_back(fb::CreateClip(b, name, clip.duration(), ch, ev, source,
+                                   static_cast<fb::AdditiveReference>(clip.additive())));
   }
   const auto j = b.CreateVector(joints);
   const auto i = b.CreateVectorOfStructs(ibms);
@@ -235,6 +236,50 @@ flatbuffers::Offset<fb::SpriteSheet> write_sheet(Builder& b, const CookedSheet& 
   return fb::CreateSpriteSheet(b, file, atlas.size().width, atlas.size().height, f, c, *pixels);
 }
 
+// Version 3: a state machine and its layers, every field as GraphDef holds it. Every
+// scalar is stored, defaults included, so that -0.0 (equal to a default of 0) keeps its
+// bits.
+flatbuffers::Offset<fb::Graph> write_graph(Builder& b, const GraphDef& in) {
+  b.ForceDefaults(true);
+  std::vector<flatbuffers::Offset<fb::GraphParameter>> parameters;
+  for (const ParameterDef& p : in.parameters) {
+    const auto name = b.CreateString(p.name);
+    parameters.push_back(fb::CreateGraphParameter(b, name, static_cast<fb::ParameterKind>(p.kind),
+                                                  p.default_value, p.min, p.max));
+  }
+  std::vector<flatbuffers::Offset<fb::GraphState>> states;
+  for (const StateDef& s : in.states) {
+    const auto name = b.CreateString(s.name);
+    std::vector<fb::BlendPointf> points;
+    for (const BlendPoint& p : s.points) points.emplace_back(p.clip, 0, p.x, p.y);
+    const auto pts = points.empty() ? 0 : b.CreateVectorOfStructs(points);
+    states.push_back(fb::CreateGraphState(b, name, s.clip, pts, s.x_parameter, s.y_parameter,
+                                          s.speed, s.speed_parameter,
+                                          static_cast<fb::Playback>(s.playback), s.start));
+  }
+  std::vector<flatbuffers::Offset<fb::GraphTransition>> transitions;
+  for (const TransitionDef& t : in.transitions) {
+    std::vector<fb::Conditionf> conditions;
+    for (const ConditionDef& c : t.conditions)
+      conditions.emplace_back(static_cast<fb::ConditionKind>(c.kind), 0, 0, c.parameter, c.value);
+    const auto cs = conditions.empty() ? 0 : b.CreateVectorOfStructs(conditions);
+    transitions.push_back(fb::CreateGraphTransition(b, t.from, t.to, cs, t.fade));
+  }
+  std::vector<flatbuffers::Offset<fb::GraphLayer>> layers;
+  for (const LayerDef& l : in.layers) {
+    const auto mask = l.mask.empty() ? 0 : b.CreateVector(l.mask);
+    layers.push_back(fb::CreateGraphLayer(b, l.clip, static_cast<fb::LayerMode>(l.mode), l.weight,
+                                          l.weight_parameter, mask, l.speed,
+                                          static_cast<fb::Playback>(l.playback)));
+  }
+  const auto p = parameters.empty() ? 0 : b.CreateVector(parameters);
+  const auto s = states.empty() ? 0 : b.CreateVector(states);
+  const auto t = transitions.empty() ? 0 : b.CreateVector(transitions);
+  const auto l = layers.empty() ? 0 : b.CreateVector(layers);
+  b.ForceDefaults(false);
+  return fb::CreateGraph(b, p, s, t, l);
+}
+
 flatbuffers::Offset<fb::Object> write_object(Builder& b, const CookedObject& in) {
   flatbuffers::Offset<fb::Animation> animation = 0;
   if (in.animated) {
@@ -247,8 +292,9 @@ flatbuffers::Offset<fb::Object> write_object(Builder& b, const CookedObject& in)
     }
     const auto bl = blend.empty() ? 0 : b.CreateVector(blend);
     const auto ev = b.CreateVector(events);
+    const auto graph = a.graph ? write_graph(b, *a.graph) : 0;
     animation = fb::CreateAnimation(b, a.clip, bl, a.speed, static_cast<fb::Playback>(a.playback),
-                                    a.start, ev, a.sprite_sheet);
+                                    a.start, ev, a.sprite_sheet, graph);
   }
   const auto name = b.CreateString(in.name);
   const auto material = b.CreateString(in.material);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cfloat>
 #include <cinttypes>
 #include <cmath>
 #include <cstdarg>
@@ -35,22 +36,31 @@ const char* const kPlayUsage =
     "                    TICK OBJECT fade CLIP SECONDS [OPTION...]\n"
     "                    TICK OBJECT blend CLIP WEIGHT\n"
     "                    TICK OBJECT stop\n"
+    "                    TICK OBJECT set NAME VALUE      (a number, or true / false)\n"
+    "                    TICK OBJECT trigger NAME\n"
+    "                    TICK OBJECT state NAME [SECONDS]\n"
     "                  OPTION: speed S, start SECONDS, loop, once, ping_pong,\n"
     "                  blend CLIP WEIGHT, fade SECONDS; # starts a comment\n";
 
 const char* const kPoseUsage =
     "usage: animpack pose PACK.anpk --object NAME --tick T [--rate R] [--json]\n"
+    "                     [--set PARAMETER=VALUE]... [--state STATE]\n"
     "\n"
     "Plays the scene from tick 0 (the object's own [object.animation]) and prints the\n"
     "object's pose at tick T: each joint's glTF node, local translation, rotation (x y z w)\n"
     "and scale, world matrix and palette matrix (column-major), and each part's vertex\n"
     "positions (CPU-skinned or placed by its node) in the source accessor's order. With\n"
-    "--json, as one JSON object whose floats round-trip (%.9g).\n"
+    "--json, as one JSON object whose floats round-trip (%.9g). An object with a state\n"
+    "machine is stepped from tick 0 (T at most 1000000), with --set and --state applied\n"
+    "at tick 0.\n"
     "\n"
     "  --object NAME   the scene object\n"
     "  --tick T        the tick (0 or more)\n"
     "  --rate R        ticks per second (default 60)\n"
-    "  --json          JSON instead of text\n";
+    "  --json          JSON instead of text\n"
+    "  --set P=V       sets state machine parameter P at tick 0: a number (float), true or\n"
+    "                  false (bool; true fires a trigger); repeatable, in order\n"
+    "  --state STATE   starts the state machine in STATE at tick 0\n";
 
 namespace {
 
@@ -117,6 +127,26 @@ bool parse_double(std::string_view text, double* out) {
   return true;
 }
 
+// A parameter value: true / false, or a finite number that fits a float.
+struct ParsedValue {
+  bool is_bool = false;
+  bool flag = false;
+  float number = 0.0f;
+};
+
+bool parse_value(std::string_view text, ParsedValue* out) {
+  if (text == "true" || text == "false") {
+    out->is_bool = true;
+    out->flag = text == "true";
+    return true;
+  }
+  double v = 0;
+  if (!parse_double(text, &v) || !(std::fabs(v) <= static_cast<double>(FLT_MAX))) return false;
+  out->is_bool = false;
+  out->number = static_cast<float>(v);
+  return true;
+}
+
 // ------------------------------------------------------------------------- the script
 
 std::vector<std::string_view> words(std::string_view line) {
@@ -150,6 +180,19 @@ class ScriptGame : public Game {
           break;
         case ScriptCommand::Kind::kBlend:
           (void)player.blend_clip(id, c.clip, c.weight);
+          break;
+        case ScriptCommand::Kind::kSet:
+          if (c.flag) {
+            (void)player.set_parameter(id, c.name, *c.flag);
+          } else {
+            (void)player.set_parameter(id, c.name, c.value);
+          }
+          break;
+        case ScriptCommand::Kind::kTrigger:
+          (void)player.fire_trigger(id, c.name);
+          break;
+        case ScriptCommand::Kind::kState:
+          (void)player.play_state(id, c.name, c.seconds);
           break;
         case ScriptCommand::Kind::kPlay:
         case ScriptCommand::Kind::kFade: {
@@ -232,6 +275,32 @@ ScriptParse parse_script(std::string_view text, std::string_view name) {
     auto number = [&](std::string_view what, double* v) -> bool { return parse_double(what, v); };
     if (command == "stop") {
       c.kind = ScriptCommand::Kind::kStop;
+    } else if (command == "set") {
+      c.kind = ScriptCommand::Kind::kSet;
+      if (!need(2)) return fail("set takes NAME VALUE");
+      c.name = sv(w[i]);
+      ParsedValue v;
+      if (!parse_value(w[i + 1], &v)) {
+        return fail("value '" + sv(w[i + 1]) + "' is neither a number nor true or false");
+      }
+      if (v.is_bool) {
+        c.flag = v.flag;
+      } else {
+        c.value = v.number;
+      }
+      i += 2;
+    } else if (command == "trigger") {
+      c.kind = ScriptCommand::Kind::kTrigger;
+      if (!need(1)) return fail("trigger takes a NAME");
+      c.name = sv(w[i++]);
+    } else if (command == "state") {
+      c.kind = ScriptCommand::Kind::kState;
+      if (!need(1)) return fail("state takes NAME [SECONDS]");
+      c.name = sv(w[i++]);
+      if (need(1)) {
+        if (!number(w[i], &c.seconds)) return fail("seconds '" + sv(w[i]) + "' is not a number");
+        ++i;
+      }
     } else if (command == "blend") {
       c.kind = ScriptCommand::Kind::kBlend;
       double weight = 0;
@@ -275,7 +344,8 @@ ScriptParse parse_script(std::string_view text, std::string_view name) {
         }
       }
     } else {
-      return fail("unknown command '" + sv(command) + "' (play, fade, blend, stop)");
+      return fail("unknown command '" + sv(command) +
+                  "' (play, fade, blend, stop, set, trigger, state)");
     }
     if (i < w.size()) return fail("unexpected '" + sv(w[i]) + "'");
     out.commands.push_back(std::move(c));
@@ -283,6 +353,62 @@ ScriptParse parse_script(std::string_view text, std::string_view name) {
   std::stable_sort(out.commands.begin(), out.commands.end(),
                    [](const ScriptCommand& a, const ScriptCommand& b) { return a.tick < b.tick; });
   return out;
+}
+
+bool parse_setting(std::string_view text, MachineSettings::Parameter* out, std::string* error) {
+  const size_t eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0) {
+    *error = "--set takes PARAMETER=VALUE, not '" + printable(text) + "'";
+    return false;
+  }
+  ParsedValue v;
+  if (!parse_value(text.substr(eq + 1), &v)) {
+    *error = "--set " + printable(text.substr(0, eq)) + ": '" + printable(text.substr(eq + 1)) +
+             "' is neither a number nor true or false";
+    return false;
+  }
+  out->name = sv(text.substr(0, eq));
+  out->value = sv(text.substr(eq + 1));
+  return true;
+}
+
+Result<void> apply_settings(ScenePlayer& player, ObjectId object, const MachineSettings& settings) {
+  if (settings.empty()) return ok();
+  const StateMachine* machine = player.state_machine(object);
+  const std::string name = printable(player.name(object));
+  if (machine == nullptr) {
+    return Error::make(ErrorCode::kInvalidArgument,
+                       "object '%s' has no state machine: --set and --state need one",
+                       name.c_str());
+  }
+  auto flagged = [&](const char* flag, std::string_view what, const Error& e) {
+    return Error::make(e.code(), "%s %s: %s", flag, printable(what).c_str(), e.message());
+  };
+  for (const MachineSettings::Parameter& p : settings.parameters) {
+    ParsedValue v;
+    const int index = machine->graph().find_parameter(p.name);
+    Result<void> r = ok();
+    if (!parse_value(p.value, &v)) {
+      r = Error::make(ErrorCode::kInvalidArgument, "'%s' is neither a number nor true or false",
+                      printable(p.value).c_str());
+    } else if (index >= 0 && machine->graph().parameters[static_cast<size_t>(index)].kind ==
+                                 ParameterKind::kTrigger) {
+      r = v.is_bool && v.flag
+              ? player.fire_trigger(object, p.name)
+              : Error::make(ErrorCode::kInvalidArgument, "a trigger is fired by true, not '%s'",
+                            printable(p.value).c_str());
+    } else if (v.is_bool) {
+      r = player.set_parameter(object, p.name, v.flag);
+    } else {
+      r = player.set_parameter(object, p.name, v.number);
+    }
+    if (!r) return flagged("--set", p.name, r.error());
+  }
+  if (!settings.state.empty()) {
+    if (Result<void> r = player.play_state(object, settings.state, 0.0); !r)
+      return flagged("--state", settings.state, r.error());
+  }
+  return ok();
 }
 
 Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
@@ -342,7 +468,10 @@ Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
       if (player.animator(id) != nullptr) {
         Fnv h;
         for (const Mat4& m : player.palette(id)) h.bytes(m.m, sizeof m.m);
-        appendf(out, "  %s pose %016" PRIx64 "\n", name.c_str(), h.h);
+        appendf(out, "  %s pose %016" PRIx64, name.c_str(), h.h);
+        if (!player.state(id).empty())
+          appendf(out, " state %s", printable(player.state(id)).c_str());
+        appendf(out, "\n");
       } else if (player.sprite(id) != nullptr) {
         appendf(out, "  %s frame %u\n", name.c_str(), player.sprite_frame(id));
       }
@@ -376,7 +505,8 @@ struct Pose {
   std::vector<PosePart> parts;
 };
 
-Result<Pose> compute_pose(const Pack& pack, std::string_view object, int64_t tick, int32_t rate) {
+Result<Pose> compute_pose(const Pack& pack, std::string_view object, int64_t tick, int32_t rate,
+                          const MachineSettings& settings) {
   if (tick < 0) return Error::make(ErrorCode::kInvalidArgument, "tick %" PRId64, tick);
   Result<ScenePlayer> created = ScenePlayer::create(&pack, rate);
   if (!created) return created.error();
@@ -384,12 +514,29 @@ Result<Pose> compute_pose(const Pack& pack, std::string_view object, int64_t tic
   Result<ObjectId> found = player.find(object);
   if (!found) return found.error();
   const ObjectId id = *found;
-  // Nothing scripted happens, so the object's animator (what its [object.animation]
-  // started at tick 0) poses tick T directly: the same bits as stepping ticks 0..T
-  // (sampling does not depend on the previous tick; events and other objects do not
-  // touch the pose), in constant time for any T.
+  if (Result<void> r = apply_settings(player, id, settings); !r) return r.error();
   Animator* animator = player.animator(id);
-  if (animator != nullptr) animator->evaluate(tick);
+  if (StateMachine* machine = player.state_machine(id); machine != nullptr) {
+    // A state machine's transitions depend on every tick: step the object as
+    // ScenePlayer::step does (update, then advance; other objects do not touch it).
+    if (tick > kMaxSteppedPoseTick) {
+      return Error::make(ErrorCode::kInvalidArgument,
+                         "object '%s' has a state machine: it is stepped from tick 0, so tick "
+                         "%" PRId64 " is above the most, %" PRId64,
+                         printable(object).c_str(), tick, kMaxSteppedPoseTick);
+    }
+    for (int64_t t = 0; t <= tick; ++t) {
+      machine->update(t);
+      (void)animator->advance(t);
+    }
+    animator->evaluate(tick);
+  } else if (animator != nullptr) {
+    // Nothing scripted happens, so the object's animator (what its [object.animation]
+    // started at tick 0) poses tick T directly: the same bits as stepping ticks 0..T
+    // (sampling does not depend on the previous tick; events and other objects do not
+    // touch the pose), in constant time for any T.
+    animator->evaluate(tick);
+  }
 
   const ObjectInfo& info = pack.objects()[id.value];
   const int rig_index = info.mesh >= 0 ? pack.meshes()[static_cast<size_t>(info.mesh)].rig : -1;
@@ -552,9 +699,9 @@ std::string format_text(const Pose& pose) {
 
 }  // namespace
 
-Result<std::string> pose_json(const Pack& pack, std::string_view object, int64_t tick,
-                              int32_t rate) {
-  Result<Pose> pose = compute_pose(pack, object, tick, rate);
+Result<std::string> pose_json(const Pack& pack, std::string_view object, int64_t tick, int32_t rate,
+                              const MachineSettings& settings) {
+  Result<Pose> pose = compute_pose(pack, object, tick, rate, settings);
   if (!pose) return pose.error();
   if (Result<void> r = pose_finite(*pose); !r) return r.error();
   return format_json(*pose);
@@ -569,6 +716,7 @@ struct CommandLine {
   int64_t rate = 60;
   std::string script;
   std::string object;
+  MachineSettings settings;
   bool json = false;
   bool help = false;
 };
@@ -613,6 +761,24 @@ bool parse_command_line(int argc, char** argv, bool pose, CommandLine& o) {
       o.object = v;
     } else if (pose && a == "--json") {
       o.json = true;
+    } else if (pose && a == "--set") {
+      const char* v = value();
+      if (v == nullptr) return false;
+      MachineSettings::Parameter p;
+      std::string error;
+      if (!parse_setting(v, &p, &error)) {
+        std::fprintf(stderr, "animpack: %s\n", error.c_str());
+        return false;
+      }
+      o.settings.parameters.push_back(std::move(p));
+    } else if (pose && a == "--state") {
+      const char* v = value();
+      if (v == nullptr) return false;
+      if (*v == '\0') {
+        std::fprintf(stderr, "animpack: --state takes a state name\n");
+        return false;
+      }
+      o.settings.state = v;
     } else if (a.size() > 1 && a[0] == '-') {
       std::fprintf(stderr, "animpack: unknown option '%s'\n", argv[i]);
       return false;
@@ -712,7 +878,8 @@ int pose_main(int argc, char** argv) {
   }
   std::optional<Pack> pack;
   if (const int status = open_pack(o.positional[0], &pack); status != kExitOk) return status;
-  Result<Pose> pose = compute_pose(*pack, o.object, o.tick, static_cast<int32_t>(o.rate));
+  Result<Pose> pose =
+      compute_pose(*pack, o.object, o.tick, static_cast<int32_t>(o.rate), o.settings);
   if (pose && o.json) {
     if (Result<void> r = pose_finite(*pose); !r) pose = r.error();
   }

@@ -16,10 +16,19 @@
 //   TICK OBJECT fade CLIP SECONDS [OPTION...]   the same with .fade(SECONDS)
 //   TICK OBJECT blend CLIP WEIGHT           ScenePlayer::blend_clip: a layer over what plays
 //   TICK OBJECT stop                        ScenePlayer::stop_animation
+//   TICK OBJECT set NAME VALUE              ScenePlayer::set_parameter: VALUE a number (a
+//                                           float parameter) or true / false (a bool)
+//   TICK OBJECT trigger NAME                ScenePlayer::fire_trigger
+//   TICK OBJECT state NAME [SECONDS]        ScenePlayer::play_state, fading over SECONDS
 // OPTION: `speed S`, `start SECONDS`, `loop`, `once`, `ping_pong`, `blend CLIP WEIGHT`
 // (repeatable), `fade SECONDS`. Commands run in Game::tick of their tick, in line order
-// within a tick. Unknown clips are the player's refusals (reported at their tick), not
-// script errors; an unknown object, command or option or a malformed number is.
+// within a tick. Unknown clips, parameters and states are the player's refusals
+// (reported at their tick), not script errors; an unknown object, command or option or a
+// malformed number is.
+//
+// pose and preview (preview_command.h) set up a state machine with `--set NAME=VALUE`
+// (repeatable) and `--state STATE` for their --object, applied at tick 0 before it is
+// stepped: MachineSettings, apply_settings.
 #pragma once
 
 #include <cstdint>
@@ -32,12 +41,13 @@
 #include "animpack/clip.h"
 #include "animpack/pack.h"
 #include "animpack/result.h"
+#include "animpack/scene_player.h"
 
 namespace animpack {
 
 // One script line.
 struct ScriptCommand {
-  enum class Kind : uint8_t { kPlay, kFade, kBlend, kStop };
+  enum class Kind : uint8_t { kPlay, kFade, kBlend, kStop, kSet, kTrigger, kState };
   int64_t tick = 0;
   uint32_t line = 0;  // 1-based line in the script
   std::string object;
@@ -49,7 +59,38 @@ struct ScriptCommand {
   double start = 0.0;
   std::optional<Playback> playback;
   std::vector<std::pair<std::string, float>> blends;  // play/fade: .blend(clip, weight)
+  std::string name;          // set, trigger: the parameter; state: the state
+  float value = 0.0f;        // set: a float parameter's value
+  std::optional<bool> flag;  // set: a bool parameter's value (then `value` is unused)
+  double seconds = 0.0;      // state: the fade
 };
+
+// What `--set NAME=VALUE` (repeatable) and `--state STATE` ask of one object's state
+// machine at tick 0 (animpack pose and preview).
+struct MachineSettings {
+  struct Parameter {
+    std::string name;
+    std::string value;  // a number, true or false (true on a trigger fires it)
+  };
+  std::vector<Parameter> parameters;  // applied in order
+  std::string state;                  // empty: the machine's start state
+  bool empty() const { return parameters.empty() && state.empty(); }
+};
+
+// Parses `NAME=VALUE` (one --set argument) into *out; false with a message when it has
+// no `=`, an empty name or a VALUE that is neither a number nor true / false.
+bool parse_setting(std::string_view text, MachineSettings::Parameter* out, std::string* error);
+
+// Applies `settings` to `object` at player.play_tick(): each parameter by its kind (a
+// float to its number, a bool to true / false, a trigger fired by true), then play_state
+// (no fade). Errors: kInvalidArgument for an object without a state machine or a value
+// of the wrong form for its parameter; the player's own (kUnknownParameter,
+// kWrongParameterKind, kBadParameterValue, kUnknownState), the message naming the flag.
+Result<void> apply_settings(ScenePlayer& player, ObjectId object, const MachineSettings& settings);
+
+// The most ticks pose (and preview) step an object with a state machine: its transitions
+// depend on every tick, so it is stepped from tick 0 (about a second in Release).
+inline constexpr int64_t kMaxSteppedPoseTick = 1000000;
 
 // A parsed script: its commands ordered by tick (line order within a tick), or the first
 // error as "NAME:LINE: message".
@@ -90,8 +131,12 @@ Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
 // Errors: kInvalidArgument (no such object, negative tick, a pose that is not finite:
 // the message names the object and joint), the player's and the pack's (kBadPack when a
 // part's streams fail their checks).
-Result<std::string> pose_json(const Pack& pack, std::string_view object, int64_t tick,
-                              int32_t rate);
+// An object with a state machine is stepped from tick 0 with `settings` applied first
+// (its machine's update and its animator's advance each tick, as ScenePlayer::step does),
+// so at most kMaxSteppedPoseTick (kInvalidArgument beyond); `settings` on an object
+// without one are kInvalidArgument.
+Result<std::string> pose_json(const Pack& pack, std::string_view object, int64_t tick, int32_t rate,
+                              const MachineSettings& settings = {});
 
 // The commands: argv holds the arguments after "play" / "pose". Exit status: 0 done, 1 the
 // inputs have errors (a bad pack or script, an unknown object), 2 usage or I/O failure.

@@ -20,29 +20,38 @@
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
 #include "animpack/posed.h"
+#include "animpack/scene_player.h"
 #include "animpack/sprite.h"
 #include "animpack/tracer/framing.h"
 #include "animpack/tracer/image.h"
 #include "animpack/tracer/render.h"
 #include "animpack/tracer/stage.h"
 #include "output_check.h"
+#include "play_commands.h"
 
 namespace animpack {
 
 const char* const kPreviewUsage =
     "usage: animpack preview PACK.anpk --object NAME [--clip C] [--frames K] [--size WxH]\n"
-    "                        [--threads N] -o OUT.png\n"
+    "                        [--threads N] [--set PARAMETER=VALUE]... [--state STATE]\n"
+    "                        -o OUT.png\n"
     "\n"
     "Traces one object of a pack and writes one PNG. With --clip, a filmstrip of K evenly\n"
     "spaced ticks of that clip (skeletal or sprite); without it, a contact sheet: one row per\n"
     "clip of the object, K ticks each (a sprite: every frame of every clip), each row\n"
-    "labelled with its clip's order and name.\n"
+    "labelled with its clip's order and name (an additive clip added to the rest pose).\n"
+    "With --set or --state, a filmstrip of the object's state machine instead: K evenly\n"
+    "spaced ticks over one cycle of the state it plays at tick 0, stepped from tick 0 with\n"
+    "the parameters set at tick 0 (transitions fire as they would in the game).\n"
     "\n"
     "  --object NAME   the object to show (required)\n"
     "  --clip C        a clip of the object, by name or index\n"
     "  --frames K      frames per clip, 1 to 64 (default 8)\n"
     "  --size WxH      the size of each frame in pixels, 16 to 2048 each (default 160x120)\n"
     "  --threads N     tracing threads, 0 to 256 (default 0: one per core)\n"
+    "  --set P=V       sets state machine parameter P at tick 0: a number (float), true or\n"
+    "                  false (bool; true fires a trigger); repeatable, in order\n"
+    "  --state STATE   starts the state machine in STATE at tick 0\n"
     "  -o, --output F  the PNG to write\n";
 
 namespace {
@@ -57,9 +66,13 @@ constexpr trace::Rgba kSheetBackground{16, 17, 21, 255};
 constexpr trace::Rgba kRowLabel{225, 228, 235, 255};
 constexpr trace::Rgba kCellLabel{150, 155, 165, 255};
 
+// A state machine's filmstrip covers at most this many seconds of its state's cycle.
+constexpr double kMaxStateSeconds = 600.0;
+
 struct PreviewOptions {
   std::vector<std::string> positional;
   std::string object, clip, output;
+  MachineSettings settings;
   bool has_clip = false;
   int frames = 8, width = 160, height = 120, threads = 0;
   bool help = false;
@@ -126,6 +139,24 @@ bool parse(int argc, char** argv, PreviewOptions& o) {
         std::fprintf(stderr, "animpack: --size takes WxH, each 16 to 2048, not '%s'\n", v);
         return false;
       }
+    } else if (a == "--set") {
+      const char* v = value("--set");
+      if (!v) return false;
+      MachineSettings::Parameter p;
+      std::string error;
+      if (!parse_setting(v, &p, &error)) {
+        std::fprintf(stderr, "animpack: %s\n", error.c_str());
+        return false;
+      }
+      o.settings.parameters.push_back(std::move(p));
+    } else if (a == "--state") {
+      const char* v = value("--state");
+      if (!v) return false;
+      if (*v == '\0') {
+        std::fprintf(stderr, "animpack: --state takes a state name\n");
+        return false;
+      }
+      o.settings.state = v;
     } else if (a.size() > 1 && a[0] == '-') {
       std::fprintf(stderr, "animpack: unknown option '%s'\n", argv[i]);
       return false;
@@ -142,6 +173,7 @@ struct Cell {
   int64_t tick = 0;
   uint32_t frame = 0;
   std::string label;
+  int stepped = -1;  // a state machine's frame: its index in Subject's stepped palettes
 };
 
 // Tick i of k evenly spaced over `ticks`: the first tick at or after i * ticks / k, so
@@ -237,6 +269,70 @@ class Subject {
     return r;
   }
 
+  // The state machine's row: `settings` applied at tick 0, then K evenly spaced ticks over
+  // one cycle (at tick 0's weights and speed) of the state it plays, each posed by
+  // stepping the object's machine and animator from tick 0 as ScenePlayer::step does.
+  Result<Row> state_row(const Pack& pack, const MachineSettings& settings, int frames) {
+    Result<ScenePlayer> created = ScenePlayer::create(&pack, kTickRate);
+    if (!created) return created.error();
+    ScenePlayer& player = *created;
+    const ObjectId id{static_cast<uint32_t>(object_)};
+    if (Result<void> r = apply_settings(player, id, settings); !r) return r.error();
+    StateMachine* machine = player.state_machine(id);
+    Animator* animator = player.animator(id);
+    Row r;
+    char label[160];
+    double seconds = 0.0;
+    if (machine->state() >= 0) {
+      // One cycle: the clip's duration, or a blend space's weighted durations (the synced
+      // mix's cycle), over the speed.
+      const StateDef& st = machine->graph().states[static_cast<size_t>(machine->state())];
+      const Rig& rig = *animator->rig();
+      if (st.clip >= 0) {
+        seconds = rig.clips()[static_cast<size_t>(st.clip)].duration();
+      } else {
+        const std::span<const float> w = machine->blend_weights();
+        double sum = 0.0;
+        for (size_t i = 0; i < w.size() && i < st.points.size(); ++i) {
+          seconds += static_cast<double>(w[i]) * rig.clips()[st.points[i].clip].duration();
+          sum += w[i];
+        }
+        if (sum > 0.0) seconds /= sum;
+      }
+      float speed = st.speed;
+      if (st.speed_parameter >= 0) {
+        const std::string& name =
+            machine->graph().parameters[static_cast<size_t>(st.speed_parameter)].name;
+        if (Result<float> v = player.parameter(id, name)) speed = *v;
+      }
+      if (speed > 0.0f) seconds /= speed;
+      seconds = std::min(seconds, kMaxStateSeconds);
+      std::snprintf(label, sizeof label, "STATE %s  %.2f S",
+                    std::string(machine->state_name()).c_str(), seconds);
+    } else {
+      std::snprintf(label, sizeof label, "LAYERS");
+    }
+    r.label = label;
+    const double ticks = seconds * kTickRate;
+    int64_t t = 0;
+    for (int i = 0; i < frames; ++i) {
+      const int64_t tick = spaced_tick(i, ticks, frames);
+      for (; t <= tick; ++t) {
+        machine->update(t);
+        (void)animator->advance(t);
+      }
+      animator->evaluate(tick);
+      Cell cell;
+      cell.tick = tick;
+      cell.stepped = static_cast<int>(stepped_.size());
+      cell.label = "T" + std::to_string(tick);
+      if (machine->state() >= 0) cell.label += " " + std::string(machine->state_name());
+      stepped_.emplace_back(animator->palette().begin(), animator->palette().end());
+      r.cells.push_back(std::move(cell));
+    }
+    return r;
+  }
+
   // The snapshot of one cell. The palette lives in this Subject until the next call.
   Result<Posed> pose(const Cell& cell) {
     Posed posed;
@@ -248,13 +344,24 @@ class Subject {
     if (sheet_) {
       o.sprite_sheet = info_->animation.sprite_sheet;
       o.sprite_frame = cell.frame;
+    } else if (cell.stepped >= 0) {
+      o.palette = stepped_[static_cast<size_t>(cell.stepped)];
+      o.previous_palette = o.palette;
     } else if (rig_) {
       if (!animator_) {
         Result<Animator> a = Animator::create(rig_, kTickRate);
         if (!a) return a.error();
         animator_.emplace(std::move(*a));
       }
-      if (auto r = animator_->play(cell.clip, 0); !r) return r.error();
+      if (rig_->clips()[cell.clip].additive() != AdditiveReference::kNone) {
+        // An additive clip shows its deltas added to the rest pose.
+        animator_->stop();
+        LayerOptions layer;
+        layer.mode = LayerMode::kAdditive;
+        if (auto r = animator_->add_overlay(cell.clip, layer, 0); !r) return r.error();
+      } else if (auto r = animator_->play(cell.clip, 0); !r) {
+        return r.error();
+      }
       animator_->evaluate(cell.tick);
       o.palette = animator_->palette();
       o.previous_palette = o.palette;
@@ -279,6 +386,7 @@ class Subject {
   const Rig* rig_ = nullptr;
   Mat4 model_;
   std::optional<Animator> animator_;
+  std::vector<std::vector<Mat4>> stepped_;  // state_row's palettes, one per cell
 };
 
 // A camera that frames `bounds` in a width x height frame (framing.h): perspective from
@@ -353,7 +461,20 @@ int preview_command(int argc, char** argv) {
     return kExitErrors;
   }
   std::vector<Row> rows;
-  if (o.has_clip) {
+  if (!o.settings.empty()) {
+    if (o.has_clip) {
+      std::fprintf(stderr,
+                   "animpack: --clip shows a clip, --set and --state the state machine: give "
+                   "one or the other\n");
+      return kExitUsage;
+    }
+    Result<Row> row = subject.state_row(*pack, o.settings, o.frames);
+    if (!row) {
+      std::fprintf(stderr, "animpack: %s\n", printable(row.error().message()).c_str());
+      return kExitErrors;
+    }
+    rows.push_back(std::move(*row));
+  } else if (o.has_clip) {
     const int c = subject.find_clip(o.clip);
     if (c < 0) {
       std::string names;

@@ -202,16 +202,62 @@ std::optional<Playback> parse_playback(std::string_view text) {
 }
 
 // The keys of [object.animation], by kind.
-constexpr std::array<std::string_view, 13> kAnimationKeys = {
-    "clip", "events", "speed",   "start",  "blend", "playback", "atlas",
-    "grid", "rects",  "spacing", "margin", "fps",   "clips"};
+constexpr std::array<std::string_view, 17> kAnimationKeys = {
+    "clip",  "events",     "speed",  "start",       "blend",  "playback",
+    "atlas", "grid",       "rects",  "spacing",     "margin", "fps",
+    "clips", "parameters", "states", "transitions", "layers"};
 
 bool is_sprite_only_key(std::string_view key) {
   return key == "atlas" || key == "grid" || key == "rects" || key == "spacing" || key == "margin" ||
          key == "fps" || key == "clips";
 }
 
-bool is_skeletal_only_key(std::string_view key) { return key == "blend" || key == "playback"; }
+bool is_skeletal_only_key(std::string_view key) {
+  return key == "blend" || key == "playback" || key == "parameters" || key == "states" ||
+         key == "transitions" || key == "layers";
+}
+
+std::optional<ParameterKind> parse_parameter_kind(std::string_view text) {
+  if (text == "float") return ParameterKind::kFloat;
+  if (text == "bool") return ParameterKind::kBool;
+  if (text == "trigger") return ParameterKind::kTrigger;
+  return std::nullopt;
+}
+
+// The scene's words for parameter kinds and conditions (as graph.h names them).
+const char* kind_word(ParameterKind kind) {
+  switch (kind) {
+    case ParameterKind::kFloat:
+      return "float";
+    case ParameterKind::kBool:
+      return "bool";
+    case ParameterKind::kTrigger:
+      return "trigger";
+  }
+  return "?";
+}
+
+const char* condition_word(ConditionKind kind) {
+  switch (kind) {
+    case ConditionKind::kAbove:
+      return "above";
+    case ConditionKind::kBelow:
+      return "below";
+    case ConditionKind::kIs:
+      return "is";
+    case ConditionKind::kTrigger:
+      return "trigger";
+    case ConditionKind::kExitTime:
+      return "exit_time";
+  }
+  return "?";
+}
+
+std::optional<AdditiveReference> parse_reference(std::string_view text) {
+  if (text == "first_frame") return AdditiveReference::kFirstFrame;
+  if (text == "rest_pose") return AdditiveReference::kRestPose;
+  return std::nullopt;
+}
 
 class Reader {
  public:
@@ -418,6 +464,63 @@ class Reader {
     return true;
   }
 
+  // An animation's, state's or layer's `speed`: [0, kMaxSpeed] (E0114, E0135).
+  bool get_speed(const toml::node& node, SourcePos at, float* out) {
+    float speed = 0;
+    if (!get_float(node, "`speed`", at, &speed)) return false;
+    if (speed < 0) {
+      report("E0114", at, "`speed` must be 0 or more");
+      return false;
+    }
+    if (speed > kMaxSpeed) {
+      report("E0135", at,
+             "`speed` " + number(speed) + " is over the limit of " + number(kMaxSpeed) +
+                 " (docs/scene-format.md, limits)");
+      return false;
+    }
+    *out = speed;
+    return true;
+  }
+
+  // An animation's or state's `start`: [0, kMaxStartSeconds] (E0115, E0135).
+  bool get_start(const toml::node& node, SourcePos at, float* out) {
+    float start = 0;
+    if (!get_float(node, "`start`", at, &start)) return false;
+    if (start < 0) {
+      report("E0115", at, "`start` (seconds into the clip) must be 0 or more");
+      return false;
+    }
+    if (start > kMaxStartSeconds) {
+      report("E0135", at,
+             "`start` " + number(start) + " s is over the limit of " +
+                 number(static_cast<float>(kMaxStartSeconds)) +
+                 " s (docs/scene-format.md, limits)");
+      return false;
+    }
+    *out = start;
+    return true;
+  }
+
+  // A layer's or mask entry's `weight`: [0, 1] (E0154).
+  bool get_unit_weight(const toml::node& node, std::string_view what, SourcePos at, float* out) {
+    float weight = 0;
+    if (!get_float(node, what, at, &weight)) return false;
+    if (weight < 0 || weight > 1) {
+      report("E0154", at, std::string(what) + " " + number(weight) + " is outside [0, 1]");
+      return false;
+    }
+    *out = weight;
+    return true;
+  }
+
+  // "; did you mean `x`?" for a name among `candidates`, within the suggestion budget (a
+  // scene of thousands of misspelt names gets its errors, the first ones with hints).
+  std::string hint(std::string_view word, std::span<const std::string_view> candidates) {
+    if (candidates.size() > suggestion_budget_) return {};
+    suggestion_budget_ -= candidates.size();
+    return did_you_mean(closest(word, candidates));
+  }
+
   // --- Tables. ---
 
   SceneMesh read_mesh(const toml::table& table, SourcePos pos) {
@@ -431,8 +534,13 @@ class Reader {
       } else if (e.key == "file") {
         mesh.file_pos = e.pos;
         get_path(*e.node, "mesh `file`", e.pos, {".gltf", ".glb"}, "a .gltf or .glb", &mesh.file);
+      } else if (e.key == "events") {
+        mesh.events_pos = e.pos;
+        std::vector<bool> frame_ok;
+        read_events(*e.node, e.pos, false, "", &mesh.events, &frame_ok);
       } else {
-        unknown_key(e, "[[mesh]] (it takes `name` and `file`)", {"name", "file"}, &misspelt);
+        unknown_key(e, "[[mesh]] (it takes `name`, `file` and `events`)",
+                    {"name", "file", "events"}, &misspelt);
       }
     }
     if (!mesh.name_pos.known() && !misspelt.has("name")) {
@@ -580,33 +688,22 @@ class Reader {
         read_events(node, e.pos, a.sprite, who, &a.events, &frame_ok);
       } else if (e.key == "speed") {
         a.speed_pos = e.pos;
-        float speed = 0;
-        if (get_float(node, "`speed`", e.pos, &speed)) {
-          if (speed < 0) {
-            report("E0114", e.pos, "`speed` must be 0 or more");
-          } else if (speed > kMaxSpeed) {
-            report("E0135", e.pos,
-                   "`speed` " + number(speed) + " is over the limit of " + number(kMaxSpeed) +
-                       " (docs/scene-format.md, limits)");
-          } else {
-            a.speed = speed;
-          }
-        }
+        get_speed(node, e.pos, &a.speed);
       } else if (e.key == "start") {
         a.start_pos = e.pos;
-        float start = 0;
-        if (get_float(node, "`start`", e.pos, &start)) {
-          if (start < 0) {
-            report("E0115", e.pos, "`start` (seconds into the clip) must be 0 or more");
-          } else if (start > kMaxStartSeconds) {
-            report("E0135", e.pos,
-                   "`start` " + number(start) + " s is over the limit of " +
-                       number(static_cast<float>(kMaxStartSeconds)) +
-                       " s (docs/scene-format.md, limits)");
-          } else {
-            a.start = start;
-          }
-        }
+        get_start(node, e.pos, &a.start);
+      } else if (e.key == "parameters") {
+        a.parameters_pos = e.pos;
+        read_parameters(node, e.pos, &a.parameters);
+      } else if (e.key == "states") {
+        a.states_pos = e.pos;
+        read_states(node, e.pos, &a.states);
+      } else if (e.key == "transitions") {
+        a.transitions_pos = e.pos;
+        read_transitions(node, e.pos, &a.transitions);
+      } else if (e.key == "layers") {
+        a.layers_pos = e.pos;
+        read_layers(node, e.pos, &a.layers);
       } else if (e.key == "blend") {
         a.blend_pos = e.pos;
         read_blend(node, e.pos, &a.blend);
@@ -658,10 +755,11 @@ class Reader {
     }
 
     if (!a.sprite) {
-      if (a.clip_pos.known() && a.blend_pos.known()) {
+      if (a.clip_pos.known() && a.blend_pos.known() && !a.states_pos.known()) {
         report("E0119", before(a.clip_pos, a.blend_pos) ? a.blend_pos : a.clip_pos,
                who + "'s animation has both `clip` and `blend`; it plays one or the other");
       }
+      check_graph(a, who);
       return a;
     }
 
@@ -779,8 +877,10 @@ class Reader {
                      "'s animation is a sprite (it has an atlas), whose events take `frame`");
         } else if (e.key == "frame" && !sprite) {
           report("E0117", e.pos,
-                 "`frame` is a sprite event key; " + who +
-                     "'s animation is skeletal (it has no atlas), whose events take `time`");
+                 "`frame` is a sprite event key; " +
+                     (who.empty() ? std::string("a [[mesh]]'s events are on its skeletal clips")
+                                  : who + "'s animation is skeletal (it has no atlas)") +
+                     ", whose events take `time`");
         } else if (e.key == "time") {
           event.time_pos = e.pos;
           float time = 0;
@@ -1046,6 +1146,781 @@ class Reader {
     }
   }
 
+  // --- State machines and layers ([object.animation] parameters, states, transitions,
+  // layers). Names are resolved across them in check_graph, once all are read. ---
+
+  // `type` of a parameter, read before its other keys (they depend on it).
+  void read_parameter_type(const toml::table& body, SceneParameter* p) {
+    const toml::node* node = body.get("type");
+    if (node == nullptr) return;
+    std::string text;
+    if (!get_string(*node, "parameter `type`", p->type_pos, &text, false)) return;
+    const std::optional<ParameterKind> kind = parse_parameter_kind(text);
+    if (!kind) {
+      report("E0136", p->type_pos,
+             "parameter " + ticked(p->name) + " has unknown type \"" + text +
+                 "\"; it takes \"float\", \"bool\" or \"trigger\"" +
+                 did_you_mean(closest(text, {"float", "bool", "trigger"})));
+      return;
+    }
+    p->kind = *kind;
+    p->typed = true;
+  }
+
+  void read_parameters(const toml::node& node, SourcePos at, std::vector<SceneParameter>* out) {
+    const toml::table* table = node.as_table();
+    if (table == nullptr) {
+      wrong_kind(node, "`parameters`", at,
+                 "a table ([object.animation.parameters]) of NAME = { type, default, min, max }");
+      return;
+    }
+    if (over_limit(table->size(), static_cast<size_t>(kMaxGraphParameters), "`parameters`",
+                   "parameters", at)) {
+      return;
+    }
+    for (const Entry& entry : entries(*table)) {
+      SceneParameter p;
+      p.name = std::string(entry.key);
+      p.name_pos = entry.pos;
+      p.pos = to_pos(entry.node->source().begin);
+      const toml::table* body = entry.node->as_table();
+      if (body == nullptr) {
+        wrong_kind(*entry.node, "parameter " + ticked(entry.key), entry.pos,
+                   "an inline table { type, default, min, max }");
+        continue;
+      }
+      if (p.name.empty()) report("E0109", p.name_pos, "a parameter's name must not be empty");
+      for (const Entry& e : entries(*body)) {
+        if (e.key == "type") p.type_pos = e.pos;
+      }
+      read_parameter_type(*body, &p);
+      const std::string who = "parameter " + ticked(p.name);
+      const std::string kind = p.typed ? kind_word(p.kind) : "";
+      Misspelt misspelt;
+      bool default_ok = false;
+      for (const Entry& e : entries(*body)) {
+        if (e.key == "type") continue;  // read above
+        if (e.key == "default") {
+          p.default_pos = e.pos;
+          if (!p.typed) continue;
+          if (p.kind == ParameterKind::kTrigger) {
+            report("E0138", e.pos,
+                   who + " is a trigger, which takes no `default` (it starts unset)");
+          } else if (p.kind == ParameterKind::kBool) {
+            bool value = false;
+            if (get_bool(*e.node, who + "'s `default`", e.pos, &value)) {
+              p.default_value = value ? 1.0f : 0.0f;
+            }
+          } else {
+            default_ok = get_float(*e.node, who + "'s `default`", e.pos, &p.default_value);
+          }
+        } else if (e.key == "min" || e.key == "max") {
+          (e.key == "min" ? p.min_pos : p.max_pos) = e.pos;
+          if (!p.typed) continue;
+          if (p.kind != ParameterKind::kFloat) {
+            report("E0138", e.pos,
+                   who + " is a " + kind + ", which takes no " + ticked(e.key) +
+                       " (only float parameters have a range)");
+            continue;
+          }
+          float value = 0;
+          if (get_float(*e.node, who + "'s " + ticked(e.key), e.pos, &value)) {
+            (e.key == "min" ? p.min : p.max) = value;
+          }
+        } else {
+          unknown_key(e, who + " (it takes `type`, `default`, `min` and `max`)",
+                      {"type", "default", "min", "max"}, &misspelt);
+        }
+      }
+      if (!p.type_pos.known() && !misspelt.has("type")) {
+        report("E0103", p.name_pos, who + " has no `type` (\"float\", \"bool\" or \"trigger\")");
+      }
+      if (p.typed && p.kind == ParameterKind::kFloat) {
+        const float lo = p.min.value_or(-FLT_MAX), hi = p.max.value_or(FLT_MAX);
+        if (p.min && p.max && *p.min > *p.max) {
+          report("E0137", p.max_pos,
+                 who + "'s `max` " + number(*p.max) + " is below its `min` " + number(*p.min));
+        } else if (default_ok && (p.default_value < lo || p.default_value > hi)) {
+          report("E0137", p.default_pos,
+                 who + "'s `default` " + number(p.default_value) + " is outside its range [" +
+                     number(lo) + ", " + number(hi) + "]");
+          p.default_value = std::clamp(0.0f, lo, hi);
+        } else if (!p.default_pos.known()) {
+          p.default_value = std::clamp(0.0f, lo, hi);
+        }
+      }
+      out->push_back(std::move(p));
+    }
+  }
+
+  void read_states(const toml::node& node, SourcePos at, std::vector<SceneState>* out) {
+    const toml::table* table = node.as_table();
+    if (table == nullptr) {
+      wrong_kind(node, "`states`", at, "a table of state tables ([object.animation.states.NAME])");
+      return;
+    }
+    if (over_limit(table->size(), static_cast<size_t>(kMaxGraphStates), "`states`", "states", at)) {
+      return;
+    }
+    for (const Entry& entry : entries(*table)) {
+      SceneState state;
+      state.name = std::string(entry.key);
+      state.name_pos = entry.pos;
+      state.pos = to_pos(entry.node->source().begin);
+      const toml::table* body = entry.node->as_table();
+      if (body == nullptr) {
+        wrong_kind(*entry.node, "state " + ticked(entry.key), entry.pos,
+                   "a table ([object.animation.states." + std::string(entry.key) + "])");
+        continue;
+      }
+      if (state.name.empty()) {
+        report("E0109", state.name_pos, "a state's name must not be empty");
+      } else if (state.name == "*") {
+        report("E0147", state.name_pos,
+               "a state may not be named `*`: in a transition's `from` it means any state");
+      }
+      const std::string who = "state " + ticked(state.name);
+      const bool two_d = body->contains("blend_parameter_y");
+      Misspelt misspelt;
+      for (const Entry& e : entries(*body)) {
+        if (e.key == "clip") {
+          state.clip_pos = e.pos;
+          get_string(*e.node, who + "'s `clip`", e.pos, &state.clip, true);
+        } else if (e.key == "points") {
+          state.points_pos = e.pos;
+          read_points(*e.node, e.pos, two_d, who, &state.points);
+        } else if (e.key == "blend_parameter") {
+          state.blend_parameter_pos = e.pos;
+          get_string(*e.node, "`blend_parameter`", e.pos, &state.blend_parameter, true);
+        } else if (e.key == "blend_parameter_y") {
+          state.blend_parameter_y_pos = e.pos;
+          get_string(*e.node, "`blend_parameter_y`", e.pos, &state.blend_parameter_y, true);
+        } else if (e.key == "speed") {
+          state.speed_pos = e.pos;
+          get_speed(*e.node, e.pos, &state.speed);
+        } else if (e.key == "speed_parameter") {
+          state.speed_parameter_pos = e.pos;
+          get_string(*e.node, "`speed_parameter`", e.pos, &state.speed_parameter, true);
+        } else if (e.key == "playback") {
+          state.playback_pos = e.pos;
+          get_playback(*e.node, e.pos, &state.playback);
+        } else if (e.key == "start") {
+          state.start_pos = e.pos;
+          get_start(*e.node, e.pos, &state.start);
+        } else {
+          unknown_key(e,
+                      who +
+                          " (it takes `clip` or `points` with `blend_parameter` and "
+                          "`blend_parameter_y`, `speed` or `speed_parameter`, `playback` and "
+                          "`start`)",
+                      {"clip", "points", "blend_parameter", "blend_parameter_y", "speed",
+                       "speed_parameter", "playback", "start"},
+                      &misspelt);
+        }
+      }
+      const bool has_clip = state.clip_pos.known(), has_points = state.points_pos.known();
+      if (has_clip && has_points) {
+        report("E0139",
+               before(state.clip_pos, state.points_pos) ? state.points_pos : state.clip_pos,
+               who + " has both `clip` and `points`; it plays a clip or a blend space");
+      } else if (!has_clip && !has_points && !misspelt.has("clip") && !misspelt.has("points")) {
+        report("E0139", state.name_pos,
+               who + " has neither `clip` nor `points`; it plays a clip or a blend space");
+      }
+      if (has_points && !state.blend_parameter_pos.known() && !misspelt.has("blend_parameter")) {
+        if (state.blend_parameter_y_pos.known()) {
+          report("E0142", state.blend_parameter_y_pos,
+                 who +
+                     " has `blend_parameter_y` but no `blend_parameter`; a 2D blend space "
+                     "takes both");
+        } else {
+          report("E0142", state.points_pos,
+                 who +
+                     "'s blend space has no `blend_parameter` (the float parameter its "
+                     "points are placed on)");
+        }
+      }
+      if (has_clip && !has_points) {
+        for (const auto& [key, pos] :
+             {std::pair{"blend_parameter", state.blend_parameter_pos},
+              std::pair{"blend_parameter_y", state.blend_parameter_y_pos}}) {
+          if (pos.known()) {
+            report(
+                "E0142", pos,
+                ticked(key) + " applies to a blend space (`points`); " + who + " plays a `clip`");
+          }
+        }
+      }
+      if (state.speed_pos.known() && state.speed_parameter_pos.known()) {
+        report("E0143",
+               before(state.speed_pos, state.speed_parameter_pos) ? state.speed_parameter_pos
+                                                                  : state.speed_pos,
+               who + " has both `speed` and `speed_parameter`; give one of them");
+      }
+      out->push_back(std::move(state));
+    }
+  }
+
+  // A blend space's `points`: 2 to kMaxBlendPoints `{ clip, at }`, `at` a number (1D) or
+  // [x, y] (2D), no two at one place.
+  void read_points(const toml::node& node, SourcePos at, bool two_d, const std::string& who,
+                   std::vector<SceneBlendPoint>* out) {
+    const char* shape = two_d ? "an array of inline tables { clip, at = [x, y] }"
+                              : "an array of inline tables { clip, at }";
+    const toml::array* array = node.as_array();
+    if (array == nullptr) {
+      wrong_kind(node, "`points`", at, shape);
+      return;
+    }
+    if (array->size() < 2) {
+      report("E0140", at,
+             who + "'s blend space has " + std::to_string(array->size()) +
+                 (array->size() == 1 ? " point" : " points") +
+                 "; it needs at least 2 (a single clip is a `clip` state)");
+    }
+    if (over_limit(array->size(), static_cast<size_t>(kMaxBlendPoints), "`points`",
+                   "points (the clips of one blend space)", at)) {
+      return;
+    }
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      SceneBlendPoint point;
+      point.pos = to_pos(element.source().begin);
+      const std::string which = "point " + std::to_string(i + 1) + " of " + who;
+      const toml::table* table = element.as_table();
+      if (table == nullptr) {
+        wrong_kind(
+            element, which, point.pos,
+            two_d ? "an inline table { clip, at = [x, y] }" : "an inline table { clip, at }");
+        continue;
+      }
+      Misspelt misspelt;
+      for (const Entry& e : entries(*table)) {
+        if (e.key == "clip") {
+          point.clip_pos = e.pos;
+          get_string(*e.node, "point `clip`", e.pos, &point.clip, true);
+        } else if (e.key == "at") {
+          point.at_pos = e.pos;
+          point.at_ok = read_point_at(*e.node, e.pos, two_d, which, &point);
+        } else {
+          unknown_key(e, "a blend point (it takes `clip` and `at`)", {"clip", "at"}, &misspelt);
+        }
+      }
+      if (!point.clip_pos.known() && !misspelt.has("clip")) {
+        report("E0103", point.pos, which + " has no `clip`");
+      }
+      if (!point.at_pos.known() && !misspelt.has("at")) {
+        report("E0103", point.pos, which + " has no `at`");
+      }
+      if (point.at_ok) {
+        for (const SceneBlendPoint& earlier : *out) {
+          if (earlier.at_ok && earlier.x == point.x && (!two_d || earlier.y == point.y)) {
+            report("E0140", point.at_pos,
+                   which + " is at the same place as the point at line " +
+                       std::to_string(earlier.pos.line) + " (" +
+                       (two_d ? "[" + number(point.x) + ", " + number(point.y) + "]"
+                              : number(point.x)) +
+                       "); a blend space's points must be distinct");
+            point.at_ok = false;
+            break;
+          }
+        }
+      }
+      out->push_back(std::move(point));
+    }
+  }
+
+  bool read_point_at(const toml::node& node, SourcePos at, bool two_d, const std::string& which,
+                     SceneBlendPoint* point) {
+    const toml::array* array = node.as_array();
+    if (!two_d) {
+      if (array != nullptr) {
+        report("E0141", at,
+               which +
+                   "'s `at` is an array, but the blend space is 1D (it has no "
+                   "`blend_parameter_y`): give one number");
+        return false;
+      }
+      return get_float(node, which + "'s `at`", at, &point->x);
+    }
+    if (array == nullptr) {
+      if (node.is_number()) {
+        report("E0141", at,
+               which +
+                   "'s `at` is a number, but the blend space is 2D (it has "
+                   "`blend_parameter_y`): give [x, y]");
+        return false;
+      }
+      return wrong_kind(node, which + "'s `at`", at, "an array of 2 numbers [x, y]");
+    }
+    std::array<float, 2> xy{};
+    std::array<SourcePos, 2> xy_pos;
+    if (!get_numbers(node, "at", at, "[x, y]", &xy, &xy_pos)) return false;
+    point->x = xy[0];
+    point->y = xy[1];
+    return true;
+  }
+
+  void read_transitions(const toml::node& node, SourcePos at, std::vector<SceneTransition>* out) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) {
+      wrong_kind(node, "`transitions`", at,
+                 "an array of tables ([[object.animation.transitions]])");
+      return;
+    }
+    if (over_limit(array->size(), static_cast<size_t>(kMaxGraphTransitions), "`transitions`",
+                   "transitions", at)) {
+      return;
+    }
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      SceneTransition t;
+      t.pos = to_pos(element.source().begin);
+      const std::string which = "transition " + std::to_string(i + 1);
+      const toml::table* table = element.as_table();
+      if (table == nullptr) {
+        wrong_kind(element, which, t.pos, "a table ([[object.animation.transitions]])");
+        continue;
+      }
+      Misspelt misspelt;
+      std::optional<SceneCondition> exit_time;
+      for (const Entry& e : entries(*table)) {
+        if (e.key == "from") {
+          t.from_pos = e.pos;
+          get_string(*e.node, "transition `from`", e.pos, &t.from, true);
+        } else if (e.key == "to") {
+          t.to_pos = e.pos;
+          get_string(*e.node, "transition `to`", e.pos, &t.to, true);
+        } else if (e.key == "when") {
+          t.when_pos = e.pos;
+          read_when(*e.node, e.pos, which, &t.conditions);
+        } else if (e.key == "exit_time") {
+          t.exit_time_pos = e.pos;
+          float passes = 0;
+          if (get_float(*e.node, "`exit_time`", e.pos, &passes)) {
+            if (passes <= 0) {
+              report("E0152", e.pos,
+                     "`exit_time` (passes of the from-state: 0.9 is 90% of its first) must be "
+                     "greater than 0");
+            } else {
+              SceneCondition c;
+              c.kind = ConditionKind::kExitTime;
+              c.value = passes;
+              c.pos = c.test_pos = e.pos;
+              exit_time = c;
+            }
+          }
+        } else if (e.key == "fade") {
+          t.fade_pos = e.pos;
+          float fade = 0;
+          if (get_float(*e.node, "`fade`", e.pos, &fade)) {
+            if (fade < 0) {
+              report("E0153", e.pos, "`fade` (seconds) must be 0 or more");
+            } else if (fade > kMaxFadeSeconds) {
+              report("E0135", e.pos,
+                     "`fade` " + number(fade) + " s is over the limit of " +
+                         number(static_cast<float>(kMaxFadeSeconds)) +
+                         " s (docs/scene-format.md, limits)");
+            } else {
+              t.fade = fade;
+            }
+          }
+        } else {
+          unknown_key(e, which + " (it takes `from`, `to`, `when`, `exit_time` and `fade`)",
+                      {"from", "to", "when", "exit_time", "fade"}, &misspelt);
+        }
+      }
+      if (!t.from_pos.known() && !misspelt.has("from")) {
+        report("E0103", t.pos, which + " has no `from` (a state, or \"*\" for any state)");
+      }
+      if (!t.to_pos.known() && !misspelt.has("to")) {
+        report("E0103", t.pos, which + " has no `to`");
+      }
+      const size_t conditions = t.conditions.size() + (t.exit_time_pos.known() ? 1 : 0);
+      if (conditions > static_cast<size_t>(kMaxTransitionConditions) &&
+          t.conditions.size() <= static_cast<size_t>(kMaxTransitionConditions)) {
+        report("E0135", t.exit_time_pos,
+               which + " has " + std::to_string(conditions) +
+                   " conditions with its `exit_time`; a transition takes at most " +
+                   std::to_string(kMaxTransitionConditions) + " (docs/scene-format.md, limits)");
+      } else if (exit_time) {
+        t.conditions.push_back(*exit_time);
+      }
+      out->push_back(std::move(t));
+    }
+  }
+
+  // A transition's `when`: entries `{ parameter, above | below | is }` or `{ trigger }`.
+  void read_when(const toml::node& node, SourcePos at, const std::string& which,
+                 std::vector<SceneCondition>* out) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) {
+      wrong_kind(node, "`when`", at,
+                 "an array of inline tables ({ parameter, above }, { parameter, below }, "
+                 "{ parameter, is } or { trigger })");
+      return;
+    }
+    if (array->empty()) {
+      report("E0134", at, "`when` is empty; give a condition or leave `when` out");
+      return;
+    }
+    if (over_limit(array->size(), static_cast<size_t>(kMaxTransitionConditions), "`when`",
+                   "conditions", at)) {
+      return;
+    }
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      SceneCondition c;
+      c.pos = to_pos(element.source().begin);
+      const std::string what = "condition " + std::to_string(i + 1) + " of " + which;
+      const toml::table* table = element.as_table();
+      if (table == nullptr) {
+        wrong_kind(element, what, c.pos, "an inline table");
+        continue;
+      }
+      Misspelt misspelt;
+      int tests = 0;
+      bool ok = true;
+      SourcePos parameter_key;
+      for (const Entry& e : entries(*table)) {
+        if (e.key == "parameter") {
+          parameter_key = e.pos;
+          ok &= get_string(*e.node, "condition `parameter`", e.pos, &c.parameter, true);
+          continue;
+        }
+        if (e.key != "above" && e.key != "below" && e.key != "is" && e.key != "trigger") {
+          unknown_key(e,
+                      what +
+                          " (it takes `parameter` with `above`, `below` or `is`, or "
+                          "`trigger`)",
+                      {"parameter", "above", "below", "is", "trigger"}, &misspelt);
+          ok = false;
+          continue;
+        }
+        if (++tests > 1) {
+          report("E0150", e.pos,
+                 what + " has a second test " + ticked(e.key) +
+                     "; each `when` entry makes one test (write two entries: all must hold)");
+          ok = false;
+          continue;
+        }
+        c.test_pos = e.pos;
+        if (e.key == "above" || e.key == "below") {
+          c.kind = e.key == "above" ? ConditionKind::kAbove : ConditionKind::kBelow;
+          ok &= get_float(*e.node, "condition " + ticked(e.key), e.pos, &c.value);
+        } else if (e.key == "is") {
+          c.kind = ConditionKind::kIs;
+          bool value = false;
+          ok &= get_bool(*e.node, "condition `is`", e.pos, &value);
+          c.value = value ? 1.0f : 0.0f;
+        } else {
+          c.kind = ConditionKind::kTrigger;
+          c.parameter_pos = e.pos;
+          ok &= get_string(*e.node, "condition `trigger`", e.pos, &c.parameter, true);
+        }
+      }
+      if (tests == 0) {
+        if (!misspelt.has("above") && !misspelt.has("below") && !misspelt.has("is") &&
+            !misspelt.has("trigger")) {
+          report("E0150", c.pos,
+                 what +
+                     " makes no test; it takes `above`, `below` or `is` (with `parameter`), "
+                     "or `trigger`");
+        }
+        continue;
+      }
+      if (c.kind == ConditionKind::kTrigger) {
+        if (parameter_key.known()) {
+          report("E0150", parameter_key,
+                 what + " tests a trigger, which it names itself (`{ trigger = \"" + c.parameter +
+                     "\" }`); it takes no `parameter`");
+          ok = false;
+        }
+      } else if (!parameter_key.known()) {
+        if (!misspelt.has("parameter")) {
+          report("E0103", c.pos, what + " has no `parameter` for its test");
+        }
+        ok = false;
+      } else {
+        c.parameter_pos = parameter_key;
+      }
+      if (ok) out->push_back(std::move(c));
+    }
+  }
+
+  void read_layers(const toml::node& node, SourcePos at, std::vector<SceneLayer>* out) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) {
+      wrong_kind(node, "`layers`", at, "an array of tables ([[object.animation.layers]])");
+      return;
+    }
+    if (over_limit(array->size(), static_cast<size_t>(kMaxGraphLayers), "`layers`",
+                   "layers (the overlays an object plays at once)", at)) {
+      return;
+    }
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      SceneLayer layer;
+      layer.pos = to_pos(element.source().begin);
+      const std::string which = "layer " + std::to_string(i + 1);
+      const toml::table* table = element.as_table();
+      if (table == nullptr) {
+        wrong_kind(element, which, layer.pos, "a table ([[object.animation.layers]])");
+        continue;
+      }
+      Misspelt misspelt;
+      std::optional<AdditiveReference> reference;
+      for (const Entry& e : entries(*table)) {
+        if (e.key == "clip") {
+          layer.clip_pos = e.pos;
+          get_string(*e.node, "layer `clip`", e.pos, &layer.clip, true);
+        } else if (e.key == "weight") {
+          layer.weight_pos = e.pos;
+          get_unit_weight(*e.node, "layer `weight`", e.pos, &layer.weight);
+        } else if (e.key == "weight_parameter") {
+          layer.weight_parameter_pos = e.pos;
+          get_string(*e.node, "`weight_parameter`", e.pos, &layer.weight_parameter, true);
+        } else if (e.key == "mask") {
+          layer.mask_pos = e.pos;
+          read_mask(*e.node, e.pos, which, &layer.mask);
+        } else if (e.key == "additive") {
+          layer.additive_pos = e.pos;
+          get_bool(*e.node, "`additive`", e.pos, &layer.additive);
+        } else if (e.key == "reference") {
+          layer.reference_pos = e.pos;
+          std::string text;
+          if (get_string(*e.node, "`reference`", e.pos, &text, false)) {
+            reference = parse_reference(text);
+            if (!reference) {
+              report("E0155", e.pos,
+                     "unknown reference \"" + text +
+                         "\"; it takes \"first_frame\" or \"rest_pose\"" +
+                         did_you_mean(closest(text, {"first_frame", "rest_pose"})));
+            }
+          }
+        } else if (e.key == "speed") {
+          layer.speed_pos = e.pos;
+          get_speed(*e.node, e.pos, &layer.speed);
+        } else if (e.key == "playback") {
+          layer.playback_pos = e.pos;
+          get_playback(*e.node, e.pos, &layer.playback);
+        } else {
+          unknown_key(e,
+                      which +
+                          " (it takes `clip`, `weight` or `weight_parameter`, `mask`, "
+                          "`additive`, `reference`, `speed` and `playback`)",
+                      {"clip", "weight", "weight_parameter", "mask", "additive", "reference",
+                       "speed", "playback"},
+                      &misspelt);
+        }
+      }
+      if (!layer.clip_pos.known() && !misspelt.has("clip")) {
+        report("E0103", layer.pos, which + " has no `clip`");
+      }
+      if (layer.weight_pos.known() && layer.weight_parameter_pos.known()) {
+        report("E0143",
+               before(layer.weight_pos, layer.weight_parameter_pos) ? layer.weight_parameter_pos
+                                                                    : layer.weight_pos,
+               which + " has both `weight` and `weight_parameter`; give one of them");
+      }
+      if (layer.additive) {
+        layer.reference = reference.value_or(AdditiveReference::kFirstFrame);
+      } else if (layer.reference_pos.known()) {
+        report("E0144", layer.reference_pos,
+               which +
+                   " has a `reference` but is not additive; `reference` takes "
+                   "`additive = true`");
+      }
+      out->push_back(std::move(layer));
+    }
+  }
+
+  // A layer's `mask`: joint names (strings) or `{ joint, weight, subtree }` tables.
+  void read_mask(const toml::node& node, SourcePos at, const std::string& which,
+                 std::vector<SceneMaskEntry>* out) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) {
+      wrong_kind(node, "`mask`", at,
+                 "an array of joint names or inline tables { joint, weight, subtree }");
+      return;
+    }
+    if (array->empty()) {
+      report("E0134", at,
+             "`mask` is empty (every joint would weigh 0); leave it out for every joint at 1");
+      return;
+    }
+    if (over_limit(array->size(), kMaxMaskEntries, "`mask`", "entries", at)) return;
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      SceneMaskEntry m;
+      m.pos = to_pos(element.source().begin);
+      const std::string what = "mask entry " + std::to_string(i + 1) + " of " + which;
+      if (element.is_string()) {
+        m.joint_pos = m.pos;
+        if (get_string(element, what, m.pos, &m.joint, true)) out->push_back(std::move(m));
+        continue;
+      }
+      const toml::table* table = element.as_table();
+      if (table == nullptr) {
+        wrong_kind(element, what, m.pos,
+                   "a joint name or an inline table { joint, weight, subtree }");
+        continue;
+      }
+      Misspelt misspelt;
+      bool ok = true;
+      for (const Entry& e : entries(*table)) {
+        if (e.key == "joint") {
+          m.joint_pos = e.pos;
+          ok &= get_string(*e.node, "mask `joint`", e.pos, &m.joint, true);
+        } else if (e.key == "weight") {
+          m.weight_pos = e.pos;
+          ok &= get_unit_weight(*e.node, "mask `weight`", e.pos, &m.weight);
+        } else if (e.key == "subtree") {
+          m.subtree_pos = e.pos;
+          ok &= get_bool(*e.node, "mask `subtree`", e.pos, &m.subtree);
+        } else {
+          unknown_key(e, what + " (it takes `joint`, `weight` and `subtree`)",
+                      {"joint", "weight", "subtree"}, &misspelt);
+        }
+      }
+      if (!m.joint_pos.known()) {
+        if (!misspelt.has("joint")) report("E0103", m.pos, what + " has no `joint`");
+        ok = false;
+      }
+      if (ok) out->push_back(std::move(m));
+    }
+  }
+
+  // The rules across an animation's state machine and layers: what states replace,
+  // names of states and parameters, the kinds and ranges of parameters where they are
+  // used, and states no transition enters.
+  void check_graph(const SceneAnimation& a, const std::string& who) {
+    const bool states = a.states_pos.known();
+    if (states) {
+      for (const auto& [key, pos] :
+           {std::pair{"clip", a.clip_pos}, std::pair{"blend", a.blend_pos},
+            std::pair{"speed", a.speed_pos}, std::pair{"playback", a.playback_pos},
+            std::pair{"start", a.start_pos}}) {
+        if (pos.known()) {
+          report("E0145", pos,
+                 ticked(key) + " is decided by the states: " + who +
+                     "'s animation has `states`, and each state says what it plays (give " +
+                     ticked(key) + " on the states)");
+        }
+      }
+    } else {
+      for (const auto& [key, pos] : {std::pair{"parameters", a.parameters_pos},
+                                     std::pair{"transitions", a.transitions_pos}}) {
+        if (pos.known()) {
+          report("E0146", pos,
+                 ticked(key) + " needs `states`: " + who +
+                     "'s animation has none ([object.animation.states.NAME])");
+        }
+      }
+    }
+    std::vector<std::string_view> parameter_names, state_names;
+    for (const SceneParameter& p : a.parameters) parameter_names.push_back(p.name);
+    for (const SceneState& s : a.states) state_names.push_back(s.name);
+
+    // The parameter `name` written at `pos`, or nullptr after E0148.
+    const auto parameter = [&](const std::string& name, SourcePos pos) -> const SceneParameter* {
+      for (const SceneParameter& p : a.parameters) {
+        if (p.name == name) return &p;
+      }
+      report(
+          "E0148", pos,
+          who + "'s animation has no parameter " + ticked(name) +
+              (a.parameters.empty() ? " (it declares none in [object.animation.parameters])" : "") +
+              hint(name, parameter_names));
+      return nullptr;
+    };
+    // A float parameter (blend, speed or weight), its range within [lo, hi] when
+    // `range` is set; `what` names the key.
+    const auto float_parameter = [&](const std::string& name, SourcePos pos, std::string_view what,
+                                     std::optional<std::pair<float, float>> range) {
+      if (name.empty()) return;
+      const SceneParameter* p = parameter(name, pos);
+      if (p == nullptr || !p->typed) return;
+      if (p->kind != ParameterKind::kFloat) {
+        report("E0149", pos,
+               ticked(what) + " names parameter " + ticked(name) + ", a " + kind_word(p->kind) +
+                   "; it takes a float parameter");
+        return;
+      }
+      if (range && !(p->min && p->max && *p->min >= range->first && *p->max <= range->second)) {
+        const std::string within = "[" + number(range->first) + ", " + number(range->second) + "]";
+        report("E0151", pos,
+               ticked(what) + " names parameter " + ticked(name) +
+                   (p->min && p->max ? ", whose range [" + number(*p->min) + ", " +
+                                           number(*p->max) + "] is not within " + within +
+                                           "; declare its `min` and `max` within that"
+                                     : ", which declares no `min` and `max`; declare them "
+                                       "within " +
+                                           within));
+      }
+    };
+    for (const SceneState& s : a.states) {
+      if (!s.points.empty()) {
+        float_parameter(s.blend_parameter, s.blend_parameter_pos, "blend_parameter", std::nullopt);
+        float_parameter(s.blend_parameter_y, s.blend_parameter_y_pos, "blend_parameter_y",
+                        std::nullopt);
+      }
+      float_parameter(s.speed_parameter, s.speed_parameter_pos, "speed_parameter",
+                      std::pair{0.0f, kMaxSpeed});
+    }
+    for (const SceneLayer& l : a.layers) {
+      float_parameter(l.weight_parameter, l.weight_parameter_pos, "weight_parameter",
+                      std::pair{0.0f, 1.0f});
+    }
+    // The state `name` written at `key` of a transition, reporting E0147.
+    const auto known_state = [&](const std::string& name, SourcePos pos, bool any_allowed) {
+      if (name.empty()) return false;
+      if (name == "*") {
+        if (any_allowed) return true;
+        report("E0147", pos,
+               "a transition's `to` must name a state; \"*\" (any state) is only for `from`");
+        return false;
+      }
+      if (std::find(state_names.begin(), state_names.end(), name) != state_names.end()) return true;
+      if (states) {
+        report("E0147", pos,
+               who + "'s animation has no state " + ticked(name) + hint(name, state_names));
+      }
+      return false;
+    };
+    std::vector<bool> entered(a.states.size(), false);
+    for (const SceneTransition& t : a.transitions) {
+      known_state(t.from, t.from_pos, true);
+      if (known_state(t.to, t.to_pos, false) && t.from != t.to) {
+        for (size_t i = 0; i < a.states.size(); ++i) {
+          if (a.states[i].name == t.to) entered[i] = true;
+        }
+      }
+      for (const SceneCondition& c : t.conditions) {
+        if (c.kind == ConditionKind::kExitTime) continue;
+        const SceneParameter* p = parameter(c.parameter, c.parameter_pos);
+        if (p == nullptr || !p->typed) continue;
+        const ParameterKind want = c.kind == ConditionKind::kIs        ? ParameterKind::kBool
+                                   : c.kind == ConditionKind::kTrigger ? ParameterKind::kTrigger
+                                                                       : ParameterKind::kFloat;
+        if (p->kind != want) {
+          report("E0149", c.parameter_pos,
+                 "condition `" + std::string(condition_word(c.kind)) + "` needs a " +
+                     kind_word(want) + " parameter; " + ticked(c.parameter) + " is a " +
+                     kind_word(p->kind));
+        }
+      }
+    }
+    for (size_t i = 1; i < a.states.size(); ++i) {
+      if (!entered[i] && !a.states[i].name.empty() && a.states[i].name != "*") {
+        report("W0212", a.states[i].name_pos,
+               "state " + ticked(a.states[i].name) +
+                   " is never entered: no transition leads to it (only the first state, " +
+                   ticked(a.states[0].name) + ", is entered without one)");
+      }
+    }
+  }
+
   // Names across the file: duplicates, and objects naming meshes.
   void check_names(const Scene& scene) {
     std::map<std::string_view, const SceneMesh*> meshes;
@@ -1089,6 +1964,7 @@ class Reader {
 
   std::string file_;
   DiagnosticSink& sink_;
+  size_t suggestion_budget_ = size_t{1} << 18;  // name comparisons for hints, per scene
 };
 
 }  // namespace
@@ -1124,6 +2000,10 @@ Scene read_scene(const std::filesystem::path& file, DiagnosticSink& sink) {
   return parse_scene(
       std::string_view(reinterpret_cast<const char*>(in.bytes.data()), in.bytes.size()), file,
       sink);
+}
+
+std::string_view closest_name(std::string_view word, std::span<const std::string_view> candidates) {
+  return closest(word, candidates);
 }
 
 const SceneMesh* find_mesh(const Scene& scene, std::string_view name) {

@@ -198,7 +198,8 @@ uint64_t animator_bytes(const Rig& rig, uint64_t events) {
   const uint64_t joints = static_cast<uint64_t>(rig.skeleton().joint_count());
   const uint64_t channels = static_cast<uint64_t>(std::max(1, rig.max_channel_count()));
   const uint64_t capacity = std::max<uint64_t>(16, 2 * kMaxRepeats * events);
-  return 1024 + joints * (2 * sizeof(Trs) + 3 * sizeof(Mat4)) +
+  // 16 KiB: the Animator itself (its mixes hold their layers in place).
+  return 16384 + joints * (2 * sizeof(Trs) + 3 * sizeof(Mat4)) +
          (channels + joints) * kLayerSlots * 4 + capacity * 128;
 }
 
@@ -223,6 +224,166 @@ uint64_t sheet_copy_bytes(const SpriteSheet& sheet) {
     for (const FrameEvent& e : c.events()) n += sizeof(FrameEvent) + e.name.size();
   }
   return n;
+}
+
+// An index that must name one of `count` things, or -1 where `none` allows it.
+bool valid_index(int32_t i, size_t count, bool none) {
+  return (none && i == -1) || (i >= 0 && static_cast<size_t>(i) < count);
+}
+
+// Version 3: an object's state machine, read against its rig. Counts against graph.h's
+// limits, every index in range, enums known, floats finite, strings UTF-8, masks of one
+// weight per joint; the rest (kinds, ranges, names) is GraphDef::validate's.
+Result<void> read_graph(const fb::Graph& in, const Rig& rig, flatbuffers::uoffset_t o,
+                        Budget* budget, GraphDef* out) {
+  const size_t clips = static_cast<size_t>(rig.clip_count());
+  const size_t joints = static_cast<size_t>(rig.skeleton().joint_count());
+  const auto* parameters = in.parameters();
+  const auto* states = in.states();
+  const auto* transitions = in.transitions();
+  const auto* layers = in.layers();
+  const flatbuffers::uoffset_t np = parameters ? parameters->size() : 0;
+  const flatbuffers::uoffset_t ns = states ? states->size() : 0;
+  const flatbuffers::uoffset_t nt = transitions ? transitions->size() : 0;
+  const flatbuffers::uoffset_t nl = layers ? layers->size() : 0;
+  if (np > static_cast<flatbuffers::uoffset_t>(kMaxGraphParameters) ||
+      ns > static_cast<flatbuffers::uoffset_t>(kMaxGraphStates) ||
+      nt > static_cast<flatbuffers::uoffset_t>(kMaxGraphTransitions) ||
+      nl > static_cast<flatbuffers::uoffset_t>(kMaxGraphLayers)) {
+    return bad(
+        "object %u graph: %u parameters, %u states, %u transitions, %u layers; at most "
+        "%d, %d, %d, %d",
+        o, np, ns, nt, nl, kMaxGraphParameters, kMaxGraphStates, kMaxGraphTransitions,
+        kMaxGraphLayers);
+  }
+  if (!budget->take(uint64_t{np} * 4 + uint64_t{ns} * 8 + uint64_t{nt} * 4 + uint64_t{nl} * 8 + 1))
+    return bad("object %u graph: more than the file holds", o);
+  out->parameters.reserve(np);
+  for (flatbuffers::uoffset_t i = 0; i < np; ++i) {
+    const fb::GraphParameter* p = parameters->Get(i);
+    const std::string_view name = view(p->name());
+    if (!valid_utf8(name) || !budget->take(0, name.size()))
+      return bad("object %u graph parameter %u: the name is not UTF-8", o, i);
+    const auto kind = static_cast<uint8_t>(p->kind());
+    if (kind > 2) return bad("object %u graph parameter %u: bad kind %u", o, i, kind);
+    if (!(finite(p->default_value()) && finite(p->min()) && finite(p->max())))
+      return bad("object %u graph parameter %u: default, min or max is not finite", o, i);
+    out->parameters.push_back({std::string(name), static_cast<ParameterKind>(kind),
+                               p->default_value(), p->min(), p->max()});
+  }
+  out->states.reserve(ns);
+  for (flatbuffers::uoffset_t i = 0; i < ns; ++i) {
+    const fb::GraphState* in_state = states->Get(i);
+    StateDef st;
+    const std::string_view name = view(in_state->name());
+    if (!valid_utf8(name) || !budget->take(0, name.size()))
+      return bad("object %u graph state %u: the name is not UTF-8", o, i);
+    st.name = std::string(name);
+    st.clip = in_state->clip();
+    if (!valid_index(st.clip, clips, true))
+      return bad("object %u graph state %u plays clip %d of %zu", o, i, st.clip, clips);
+    if (const auto* points = in_state->points()) {
+      if (points->size() > static_cast<flatbuffers::uoffset_t>(kMaxBlendPoints) ||
+          !budget->take(points->size())) {
+        return bad("object %u graph state %u: %u blend points, at most %d", o, i, points->size(),
+                   kMaxBlendPoints);
+      }
+      for (const fb::BlendPointf* q : *points) {
+        if (q->clip() >= clips)
+          return bad("object %u graph state %u: a blend point plays clip %u of %zu", o, i,
+                     unsigned{q->clip()}, clips);
+        if (!(finite(q->x()) && finite(q->y())))
+          return bad("object %u graph state %u: a blend point is not finite", o, i);
+        st.points.push_back({q->clip(), q->x(), q->y()});
+      }
+    }
+    st.x_parameter = in_state->x_parameter();
+    st.y_parameter = in_state->y_parameter();
+    st.speed_parameter = in_state->speed_parameter();
+    if (!valid_index(st.x_parameter, np, true) || !valid_index(st.y_parameter, np, true) ||
+        !valid_index(st.speed_parameter, np, true)) {
+      return bad("object %u graph state %u: a parameter index (x %d, y %d, speed %d) of %u", o, i,
+                 st.x_parameter, st.y_parameter, st.speed_parameter, np);
+    }
+    st.speed = in_state->speed();
+    st.start = in_state->start();
+    if (!finite(st.speed) || !std::isfinite(st.start))
+      return bad("object %u graph state %u: speed or start is not finite", o, i);
+    if (!valid_playback(in_state->playback()))
+      return bad("object %u graph state %u: bad playback", o, i);
+    st.playback = static_cast<Playback>(in_state->playback());
+    out->states.push_back(std::move(st));
+  }
+  out->transitions.reserve(nt);
+  for (flatbuffers::uoffset_t i = 0; i < nt; ++i) {
+    const fb::GraphTransition* t = transitions->Get(i);
+    TransitionDef def;
+    def.from = t->from();
+    def.to = t->to();
+    if (!valid_index(def.from, ns, true) || !valid_index(def.to, ns, false))
+      return bad("object %u graph transition %u: from %d to %d of %u states", o, i, def.from,
+                 def.to, ns);
+    def.fade = t->fade();
+    if (!std::isfinite(def.fade)) return bad("object %u graph transition %u: bad fade", o, i);
+    if (const auto* conditions = t->conditions()) {
+      if (conditions->size() > static_cast<flatbuffers::uoffset_t>(kMaxTransitionConditions) ||
+          !budget->take(conditions->size())) {
+        return bad("object %u graph transition %u: %u conditions, at most %d", o, i,
+                   conditions->size(), kMaxTransitionConditions);
+      }
+      for (const fb::Conditionf* c : *conditions) {
+        const auto kind = static_cast<uint8_t>(c->kind());
+        if (kind > 4)
+          return bad("object %u graph transition %u: bad condition kind %u", o, i, kind);
+        if (!valid_index(c->parameter(), np, true) || !finite(c->value()))
+          return bad(
+              "object %u graph transition %u: a condition names parameter %d of %u or is "
+              "not finite",
+              o, i, c->parameter(), np);
+        def.conditions.push_back({static_cast<ConditionKind>(kind), c->parameter(), c->value()});
+      }
+    }
+    out->transitions.push_back(std::move(def));
+  }
+  out->layers.reserve(nl);
+  for (flatbuffers::uoffset_t i = 0; i < nl; ++i) {
+    const fb::GraphLayer* l = layers->Get(i);
+    LayerDef def;
+    def.clip = l->clip();
+    if (def.clip >= clips)
+      return bad("object %u graph layer %u plays clip %u of %zu", o, i, unsigned{def.clip}, clips);
+    const auto mode = static_cast<uint8_t>(l->mode());
+    if (mode > 1) return bad("object %u graph layer %u: bad mode %u", o, i, mode);
+    def.mode = static_cast<LayerMode>(mode);
+    def.weight = l->weight();
+    def.weight_parameter = l->weight_parameter();
+    def.speed = l->speed();
+    if (!finite(def.weight) || !finite(def.speed))
+      return bad("object %u graph layer %u: weight or speed is not finite", o, i);
+    if (!valid_index(def.weight_parameter, np, true))
+      return bad("object %u graph layer %u: weight parameter %d of %u", o, i, def.weight_parameter,
+                 np);
+    if (!valid_playback(l->playback())) return bad("object %u graph layer %u: bad playback", o, i);
+    def.playback = static_cast<Playback>(l->playback());
+    if (const auto* mask = l->mask()) {
+      if (mask->size() != joints || !budget->take(mask->size()))
+        return bad("object %u graph layer %u: a mask of %u weights for %zu joints", o, i,
+                   mask->size(), joints);
+      def.mask.assign(mask->begin(), mask->end());
+      for (float w : def.mask) {
+        if (!finite(w)) return bad("object %u graph layer %u: a mask weight is not finite", o, i);
+      }
+    }
+    out->layers.push_back(std::move(def));
+  }
+  return ok();
+}
+
+// What a StateMachine (and the overlays its layers add) allocates for `graph`, at most.
+uint64_t graph_bytes(const GraphDef& graph, const Rig& rig) {
+  const uint64_t joints = static_cast<uint64_t>(rig.skeleton().joint_count());
+  return 1024 + graph.parameters.size() * 16 + kMaxBlendPoints * 8 +
+         graph.layers.size() * (64 + joints * 4);
 }
 
 }  // namespace
@@ -528,6 +689,9 @@ Result<void> Pack::load() {
             for (const flatbuffers::uoffset_t e : order)
               clip.add_event(std::string(view(events->Get(e)->name())), events->Get(e)->time());
           }
+          const auto additive = static_cast<uint8_t>(clip_in->additive());
+          if (additive > 2) return bad("rig %u clip %u: bad additive reference %u", r, c, additive);
+          clip.set_additive(static_cast<AdditiveReference>(additive));
           if (clip.duration() != clip_in->duration()) {
             return bad("rig %u clip %u: duration %g, keys end at %g", r, c,
                        static_cast<double>(clip_in->duration()),
@@ -836,6 +1000,18 @@ Result<void> Pack::load() {
         if (sheet) {
           play_bytes += sprite_player_bytes(sheet->max_event_count() + anim.events.size());
           if (!anim.events.empty()) play_bytes += sheet_copy_bytes(*sheet);
+        }
+        if (const fb::Graph* graph = a->graph()) {
+          // Version 3: a state machine plays a rig's clips, so only a skeletal object
+          // whose mesh has a rig may have one.
+          if (sheet) return bad("object %u: a graph on a sprite object", o);
+          if (!rig) return bad("object %u: a graph on an object without a rig", o);
+          GraphDef def;
+          if (Result<void> r = read_graph(*graph, *rig, o, &budget, &def); !r) return r.error();
+          if (Result<void> r = def.validate(*rig); !r)
+            return bad("object %u graph: %s", o, r.error().message());
+          play_bytes += graph_bytes(def, *rig);
+          anim.graph = std::move(def);
         }
       }
       play_bytes += 512;

@@ -143,6 +143,24 @@ Animate& Animate::blend(std::string_view clip, float weight) {
   return *this;
 }
 
+Animate& Animate::blend(std::string_view clip, float weight, std::span<const float> mask) {
+  if (layer_count_ + 1 >= kMaxLayers) {
+    too_many_layers_ = true;
+  } else {
+    layers_[layer_count_++] = {clip, weight, mask, false};
+  }
+  return *this;
+}
+
+Animate& Animate::additive(std::string_view clip, float weight, std::span<const float> mask) {
+  if (layer_count_ + 1 >= kMaxLayers) {
+    too_many_layers_ = true;
+  } else {
+    layers_[layer_count_++] = {clip, weight, mask, true};
+  }
+  return *this;
+}
+
 Animate& Animate::fade(double seconds) {
   fade_ = seconds;
   return *this;
@@ -193,7 +211,7 @@ Result<ScenePlayer> ScenePlayer::create(const Pack* pack, int32_t tick_rate,
 
   // Pass 1: the per-object rigs and sheets, so that their vectors never move again.
   std::vector<int> own_rig(infos.size(), -1), own_sheet(infos.size(), -1);
-  size_t animators = 0, sprites = 0;
+  size_t animators = 0, sprites = 0, machines = 0;
   for (size_t o = 0; o < infos.size(); ++o) {
     const ObjectInfo& info = infos[o];
     const ObjectAnimationInfo& a = info.animation;
@@ -210,6 +228,7 @@ Result<ScenePlayer> ScenePlayer::create(const Pack* pack, int32_t tick_rate,
     }
     const int rig = info.mesh >= 0 ? pack->meshes()[static_cast<size_t>(info.mesh)].rig : -1;
     if (rig < 0) continue;
+    if (info.animated && a.graph) ++machines;
     if (info.animated) {
       Result<std::optional<Rig>> own = object_rig(pack->rig(rig), a);
       if (!own) return own.error();
@@ -222,8 +241,10 @@ Result<ScenePlayer> ScenePlayer::create(const Pack* pack, int32_t tick_rate,
   }
 
   // Pass 2: the players, and what each object plays from tick 0.
+  // Reserved: machines hold pointers to their animators, games to both.
   p.animators_.reserve(animators);
   p.sprites_.reserve(sprites);
+  p.machines_.reserve(machines);
   size_t event_capacity = 0;
   for (size_t o = 0; o < infos.size(); ++o) {
     const ObjectInfo& info = infos[o];
@@ -259,7 +280,11 @@ Result<ScenePlayer> ScenePlayer::create(const Pack* pack, int32_t tick_rate,
     const int rig = info.mesh >= 0 ? pack->meshes()[static_cast<size_t>(info.mesh)].rig : -1;
     if (rig < 0) continue;
     obj.rig = own_rig[o] >= 0 ? &p.rigs_[static_cast<size_t>(own_rig[o])] : &pack->rig(rig);
-    Result<Animator> animator = Animator::create(obj.rig, tick_rate);
+    const GraphDef* graph = info.animated && a.graph ? &*a.graph : nullptr;
+    AnimatorOptions animator_options;
+    // A state machine's fades and blend spaces fire each mark once (graph.h, "Events").
+    if (graph) animator_options.events = EventPolicy::kLead;
+    Result<Animator> animator = Animator::create(obj.rig, tick_rate, animator_options);
     if (!animator) return animator.error();
     obj.animator = static_cast<int>(p.animators_.size());
     p.animators_.push_back(std::move(*animator));
@@ -279,6 +304,17 @@ Result<ScenePlayer> ScenePlayer::create(const Pack* pack, int32_t tick_rate,
         return Error::make(started.error().code(), "object %u: %s", static_cast<unsigned>(o),
                            started.error().message());
       }
+    }
+    if (graph) {
+      // The graph indexes the mesh rig's clips, which the object's own rig keeps in order.
+      Result<StateMachine> machine = StateMachine::create(graph, &an, 0);
+      if (!machine) {
+        return Error::make(machine.error().code(), "object %u: %s", static_cast<unsigned>(o),
+                           machine.error().message());
+      }
+      obj.machine = static_cast<int>(p.machines_.size());
+      obj.states = !graph->states.empty();
+      p.machines_.push_back(std::move(*machine));
     }
     an.evaluate(0);
     obj.previous = p.previous_.size();
@@ -413,6 +449,7 @@ Result<void> ScenePlayer::apply(const Animate& call) {
         id, Error::make(ErrorCode::kInvalidArgument,
                         "%.*s has nothing to animate (no rig, no sprite)", name_len, name.data()));
   }
+  if (Result<void> r = refuse_states(id, *o); !r) return r;
   // Check everything first, so that a refused call changes nothing.
   if (call.too_many_layers_) {
     return refuse(id, Error::make(ErrorCode::kTooManyLayers, "%.*s: more than %d layers", name_len,
@@ -424,13 +461,42 @@ Result<void> ScenePlayer::apply(const Animate& call) {
   Result<uint16_t> clip = o->rig->find_clip(call.clip_);
   if (!clip) return clip_error(clip.error());
   uint16_t layer_clips[kMaxLayers] = {};
+  const size_t joints = static_cast<size_t>(o->rig->skeleton().joint_count());
   for (int i = 0; i < call.layer_count_; ++i) {
-    Result<uint16_t> c = o->rig->find_clip(call.layers_[i].clip);
+    const Animate::Layer& layer = call.layers_[i];
+    // An additive layer plays the clip's additive version, against its first frame or,
+    // failing that, the rest pose (the cooker makes the ones the scene's layers use).
+    Result<uint16_t> c = Error(ErrorCode::kUnknownClip);
+    if (layer.additive) {
+      c = o->rig->find_clip(layer.clip, AdditiveReference::kFirstFrame);
+      if (!c) c = o->rig->find_clip(layer.clip, AdditiveReference::kRestPose);
+      if (!c) {
+        return refuse(id, Error::make(ErrorCode::kUnknownClip,
+                                      "%.*s: no additive version of clip '%.*s' in this rig "
+                                      "(an additive layer of the scene makes one)",
+                                      name_len, name.data(),
+                                      static_cast<int>(std::min<size_t>(layer.clip.size(), 80)),
+                                      layer.clip.data()));
+      }
+    } else {
+      c = o->rig->find_clip(layer.clip);
+    }
     if (!c) return clip_error(c.error());
-    if (!valid_weight(call.layers_[i].weight)) {
-      return refuse(
-          id, Error::make(ErrorCode::kBadWeight, "%.*s: blend weight %g is not in [0, 1]", name_len,
-                          name.data(), static_cast<double>(call.layers_[i].weight)));
+    if (!valid_weight(layer.weight)) {
+      return refuse(id, Error::make(ErrorCode::kBadWeight, "%.*s: blend weight %g is not in [0, 1]",
+                                    name_len, name.data(), static_cast<double>(layer.weight)));
+    }
+    if (!layer.mask.empty() && layer.mask.size() != joints) {
+      return refuse(id, Error::make(ErrorCode::kSizeMismatch,
+                                    "%.*s: a mask of %zu weights for a rig of %zu joints", name_len,
+                                    name.data(), layer.mask.size(), joints));
+    }
+    for (float w : layer.mask) {
+      if (!valid_weight(w)) {
+        return refuse(id,
+                      Error::make(ErrorCode::kBadWeight, "%.*s: mask weight %g is not in [0, 1]",
+                                  name_len, name.data(), static_cast<double>(w)));
+      }
     }
     layer_clips[i] = *c;
   }
@@ -443,10 +509,109 @@ Result<void> ScenePlayer::apply(const Animate& call) {
       call.fade_ ? an.crossfade(*clip, *call.fade_, tick, opts) : an.play(*clip, tick, opts);
   if (!first) return clip_error(first.error());
   for (int i = 0; i < call.layer_count_; ++i) {
-    // Cannot fail: the clip, weight and options were checked and the new mix has room.
-    (void)an.blend(layer_clips[i], call.layers_[i].weight, tick, opts);
+    // Cannot fail: the clip, its mode, weight, mask and options were checked and the new
+    // mix has room.
+    LayerOptions layer;
+    layer.weight = call.layers_[i].weight;
+    layer.mask = call.layers_[i].mask;
+    layer.mode = call.layers_[i].additive ? LayerMode::kAdditive : LayerMode::kOverride;
+    (void)an.add_layer(layer_clips[i], layer, tick, opts);
   }
   return ok();
+}
+
+Result<void> ScenePlayer::refuse_states(ObjectId object, const Object& o) {
+  if (!o.states) return ok();
+  return refuse(object, Error::make(ErrorCode::kInvalidArgument,
+                                    "%.*s plays states: use set_parameter, fire_trigger or "
+                                    "play_state",
+                                    static_cast<int>(std::min<size_t>(o.info->name.size(), 40)),
+                                    o.info->name.data()));
+}
+
+// ---------------------------------------------------------------------------- state machines
+
+Result<StateMachine*> ScenePlayer::machine_for(ObjectId object) {
+  const Object* o = get(object);
+  if (o == nullptr) {
+    return refuse(object, Error::make(ErrorCode::kInvalidArgument, "no object %u in the scene",
+                                      static_cast<unsigned>(object.value)))
+        .error();
+  }
+  if (o->machine < 0) {
+    return refuse(object, Error::make(ErrorCode::kInvalidArgument,
+                                      "%.*s has no state machine (no parameters, states or layers)",
+                                      static_cast<int>(std::min<size_t>(o->info->name.size(), 40)),
+                                      o->info->name.data()))
+        .error();
+  }
+  return &machines_[static_cast<size_t>(o->machine)];
+}
+
+namespace {
+
+// A state machine's refusal, named by its object.
+Error on_object(std::string_view name, const Error& e) {
+  return Error::make(e.code(), "%.*s: %s", static_cast<int>(std::min<size_t>(name.size(), 40)),
+                     name.data(), e.message());
+}
+
+}  // namespace
+
+Result<void> ScenePlayer::set_parameter(ObjectId object, std::string_view name, float value) {
+  Result<StateMachine*> m = machine_for(object);
+  if (!m) return m.error();
+  if (Result<void> r = (*m)->set_float(name, value); !r)
+    return refuse(object, on_object(objects_[object.value].info->name, r.error()));
+  return ok();
+}
+
+Result<void> ScenePlayer::set_parameter(ObjectId object, std::string_view name, bool value) {
+  Result<StateMachine*> m = machine_for(object);
+  if (!m) return m.error();
+  if (Result<void> r = (*m)->set_bool(name, value); !r)
+    return refuse(object, on_object(objects_[object.value].info->name, r.error()));
+  return ok();
+}
+
+Result<void> ScenePlayer::fire_trigger(ObjectId object, std::string_view name) {
+  Result<StateMachine*> m = machine_for(object);
+  if (!m) return m.error();
+  if (Result<void> r = (*m)->fire_trigger(name); !r)
+    return refuse(object, on_object(objects_[object.value].info->name, r.error()));
+  return ok();
+}
+
+Result<float> ScenePlayer::parameter(ObjectId object, std::string_view name) const {
+  const StateMachine* m = state_machine(object);
+  if (m == nullptr) {
+    return Error::make(ErrorCode::kInvalidArgument, "object %u has no state machine",
+                       static_cast<unsigned>(object.value));
+  }
+  return m->value(name);
+}
+
+std::string_view ScenePlayer::state(ObjectId object) const {
+  const StateMachine* m = state_machine(object);
+  return m ? m->state_name() : std::string_view();
+}
+
+Result<void> ScenePlayer::play_state(ObjectId object, std::string_view state, double seconds) {
+  Result<StateMachine*> m = machine_for(object);
+  if (!m) return m.error();
+  if (Result<void> r = (*m)->play_state(state, seconds, next_tick_); !r)
+    return refuse(object, on_object(objects_[object.value].info->name, r.error()));
+  return ok();
+}
+
+StateMachine* ScenePlayer::state_machine(ObjectId object) {
+  const Object* o = get(object);
+  return o && o->machine >= 0 ? &machines_[static_cast<size_t>(o->machine)] : nullptr;
+}
+
+const StateMachine* ScenePlayer::state_machine(ObjectId object) const {
+  const Object* o = get(object);
+  return o && o->machine >= 0 ? &machines_[static_cast<size_t>(o->machine)] : nullptr;
 }
 
 Result<void> ScenePlayer::blend_clip(ObjectId object, std::string_view clip, float weight) {
@@ -463,6 +628,7 @@ Result<void> ScenePlayer::blend_clip(ObjectId object, std::string_view clip, flo
                                                      : "%.*s has nothing to animate",
                                       name_len, name.data()));
   }
+  if (Result<void> refused = refuse_states(object, *o); !refused) return refused;
   PlayOptions opts;
   opts.speed = o->info->animation.speed;
   opts.playback = o->info->animation.playback;
@@ -478,6 +644,7 @@ Result<void> ScenePlayer::blend_clip(ObjectId object, std::string_view clip, flo
 Result<void> ScenePlayer::stop_animation(ObjectId object) {
   const Object* o = get(object);
   if (o != nullptr && o->animator >= 0) {
+    if (Result<void> r = refuse_states(object, *o); !r) return r;
     animators_[static_cast<size_t>(o->animator)].stop();
     return ok();
   }
@@ -523,6 +690,7 @@ void ScenePlayer::step(Game* game) {
       const std::span<const Mat4> before = an.palette();
       Mat4* previous = previous_.data() + o.previous;
       if (stepped_) std::copy(before.begin(), before.end(), previous);
+      if (o.machine >= 0) machines_[static_cast<size_t>(o.machine)].update(t);
       for (const AnimEvent& e : an.advance(t)) {
         push_event({t, id, false, e.clip, o.rig->clips()[e.clip].name(), e.name});
       }

@@ -95,7 +95,8 @@ TEST(BadCookSceneCorpus, CoversEveryAssetCheck) {
   for (const fs::path& f : bad_scenes()) {
     for (const Expected& e : expected_of(f)) seen.insert(e.code);
   }
-  for (const char* code : {"E0201", "E0202", "E0203", "W0204", "E0205", "E0206", "E0207"}) {
+  for (const char* code :
+       {"E0201", "E0202", "E0203", "W0204", "E0205", "E0206", "E0207", "E0211"}) {
     EXPECT_TRUE(seen.count(code)) << code << " has no bad scene";
   }
 }

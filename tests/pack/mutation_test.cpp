@@ -1,6 +1,8 @@
 // Crafted packs: three real packs (the demo scene, the Fox, CesiumMan), cooked here with
-// the compiler library, each corrupted 10,000 deterministic ways (bit flips, byte sets,
-// truncations, length/offset fields overwritten with extreme values, splices). Every
+// the compiler library, and the version 3 graph fixture (tests/fixtures/graph_fixture.h),
+// each corrupted 10,000 deterministic ways (bit flips, byte sets, truncations,
+// length/offset fields overwritten with extreme values, splices); the graph fixture also
+// 10,000 ways inside its state machines' bytes only. Every
 // mutant is refused by Pack::open's checks with an error value, or it plays like a game
 // (play_pack.h) without a crash, a hang or a sanitizer report; every 128th that plays is
 // also posed as `animpack pose` does (JSON that parses, or an error).
@@ -19,6 +21,8 @@
 #include "animpack/compiler/cook.h"
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
+#include "animpack/schema/pack_generated.h"
+#include "fixtures/graph_fixture.h"
 #include "play_commands.h"
 #include "play_pack.h"
 
@@ -163,6 +167,114 @@ TEST(PackMutation, CesiumManIsRefusedOrPlaysAfterEveryCorruption) {
   check_pack(cook_model(fs::path(ANIMPACK_CORPUS_DIR) / "gltf/CesiumMan/glTF-Binary/CesiumMan.glb",
                         "cesium"),
              0xce51);
+}
+
+TEST(PackMutation, TheGraphFixtureIsRefusedOrPlaysAfterEveryCorruption) {
+  check_pack(write_pack(fixture::make_graph_pack()), 0x9a3f);
+}
+
+// The bytes [lo, hi) that hold the objects' graphs (their tables, vtables, vectors and
+// strings): FlatBuffers builds children before parents, so a graph's parts lie between
+// its table's vtable and the end of the last vector it reaches.
+struct Span {
+  size_t lo = SIZE_MAX, hi = 0;
+  void add(const std::vector<uint8_t>& base, const void* p, size_t size) {
+    const size_t at = static_cast<size_t>(static_cast<const uint8_t*>(p) - base.data());
+    lo = std::min(lo, at);
+    hi = std::max(hi, at + size);
+  }
+};
+
+Span graph_bytes(const std::vector<uint8_t>& base) {
+  namespace fb = animpack::schema;
+  Span span;
+  const fb::AssetPack* root = fb::GetAssetPack(base.data());
+  auto table = [&](const void* t) {
+    if (!t) return;
+    const auto* at = static_cast<const uint8_t*>(t);
+    int32_t back;
+    std::memcpy(&back, at, 4);
+    span.add(base, at, 4);
+    span.add(base, at - back, 4);  // the vtable
+  };
+  auto vec = [&](const auto* v, size_t element) {
+    if (v) span.add(base, v, 4 + v->size() * element);
+  };
+  for (const fb::Object* o : *root->objects()) {
+    const fb::Graph* g = o->animation() ? o->animation()->graph() : nullptr;
+    if (!g) continue;
+    table(g);
+    vec(g->parameters(), 4);
+    vec(g->states(), 4);
+    vec(g->transitions(), 4);
+    vec(g->layers(), 4);
+    if (g->parameters())
+      for (const auto* p : *g->parameters()) table(p), vec(p->name(), 1);
+    if (g->states())
+      for (const auto* st : *g->states())
+        table(st), vec(st->name(), 1), vec(st->points(), sizeof(fb::BlendPointf));
+    if (g->transitions())
+      for (const auto* t : *g->transitions())
+        table(t), vec(t->conditions(), sizeof(fb::Conditionf));
+    if (g->layers())
+      for (const auto* l : *g->layers()) table(l), vec(l->mask(), 4);
+  }
+  return span;
+}
+
+TEST(PackMutation, CorruptingTheGraphFixturesStateMachinesIsRefusedOrPlays) {
+  const std::vector<uint8_t> base = write_pack(fixture::make_graph_pack());
+  const Span span = graph_bytes(base);
+  ASSERT_LT(span.lo, span.hi);
+  ASSERT_LE(span.hi, base.size());
+  ASSERT_GT(span.hi - span.lo, 200u);
+  std::mt19937_64 rng(0x6a7f);
+  MutationCounts counts;
+  static constexpr uint32_t kExtremes[] = {0,
+                                           1,
+                                           2,
+                                           3,
+                                           4,
+                                           5,
+                                           0xffffffffu,
+                                           0x7fffffffu,
+                                           0x80000000u,
+                                           0x7fc00000u /* NaN */,
+                                           0x7f800000u /* inf */,
+                                           0xffffu,
+                                           64,
+                                           256};
+  for (int i = 0; i < kMutants; ++i) {
+    std::vector<uint8_t> m = base;
+    const size_t n = span.hi - span.lo;
+    auto at = [&] { return span.lo + static_cast<size_t>(rng() % n); };
+    switch (rng() % 3) {
+      case 0:
+        for (uint64_t k = 1 + rng() % 4; k > 0; --k)
+          m[at()] ^= static_cast<uint8_t>(1u << (rng() % 8));
+        break;
+      case 1:
+        m[at()] = static_cast<uint8_t>(rng());
+        break;
+      default: {  // an aligned 32-bit field: an index, a count, an offset, a float
+        const size_t word = at() & ~size_t{3};
+        const uint32_t v = kExtremes[rng() % (sizeof kExtremes / sizeof kExtremes[0])];
+        if (word + 4 <= m.size()) std::memcpy(m.data() + word, &v, 4);
+        break;
+      }
+    }
+    Result<Pack> pack = Pack::from_bytes(m);
+    if (!pack) {
+      EXPECT_EQ(pack.error().code(), ErrorCode::kBadPack) << "mutant " << i;
+      ++counts.refused;
+      continue;
+    }
+    (void)testing_support::play_like_a_game(*pack, 4, 64);
+    ++counts.played;
+  }
+  EXPECT_GT(counts.refused, kMutants / 10);
+  EXPECT_GT(counts.played, kMutants / 100);
+  RecordProperty("refused", counts.refused);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // What a game does with a pack it opened, in one call, for the tests and fuzz targets that
 // hold crafted packs to "refused, or plays without a crash": a ScenePlayer at 60 Hz,
-// `steps` steps with a game that plays and blends on some ticks and reads every event,
+// `steps` steps with a game that plays and blends on some ticks, sets every state machine
+// parameter and jumps between states, and reads every event,
 // posed(), CPU skinning of every part with its object's palette, and (when `trace`) the
 // tracer's stage of the posed snapshot. Errors are fine; crashes, hangs and sanitizer
 // reports are not.
@@ -25,6 +26,25 @@ struct PlayStats {
 class PlayingGame : public Game {
  public:
   void tick(ScenePlayer& player, int64_t tick) override {
+    // State machines: every parameter set (floats to the middle of their range, bools
+    // flipped, triggers fired) every 4th tick, a jump to the last state every 7th.
+    for (uint32_t o = 0; o < player.object_count(); ++o) {
+      const ObjectId id{o};
+      const StateMachine* m = player.state_machine(id);
+      if (m == nullptr) continue;
+      for (const ParameterDef& p : m->graph().parameters) {
+        if (tick % 4 != 1) break;
+        if (p.kind == ParameterKind::kFloat) {
+          (void)player.set_parameter(id, p.name, p.min * 0.5f + p.max * 0.5f);
+        } else if (p.kind == ParameterKind::kBool) {
+          (void)player.set_parameter(id, p.name, (tick / 4) % 2 == 0);
+        } else {
+          (void)player.fire_trigger(id, p.name);
+        }
+      }
+      if (tick % 7 == 2 && !m->graph().states.empty())
+        (void)player.play_state(id, m->graph().states.back().name, 0.05);
+    }
     if (tick % 5 != 3) return;
     // Restart each object's first clip and blend in its last: refusals are fine.
     for (uint32_t o = 0; o < player.object_count(); ++o) {

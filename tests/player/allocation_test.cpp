@@ -7,6 +7,7 @@
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/scene_player.h"
 #include "fixtures/allocation_counter.h"
+#include "fixtures/graph_fixture.h"
 #include "scene_fixture.h"
 
 namespace animpack {
@@ -76,6 +77,70 @@ TEST(PlayerAllocation, AThousandTicksOfAScriptedGameAllocateNothing) {
   EXPECT_GT(game.events, 100u) << "the run did deliver events";
   EXPECT_GT(game.errors, 0u) << "and refusals";
   EXPECT_GT(poses, 0u);
+  EXPECT_EQ(player.dropped_events(), 0u);
+}
+
+// A state machine's parameters, triggers, transitions, fades, blend spaces, overlays,
+// refused parameter calls and play calls, and Animate's masked and additive layers.
+struct GraphGame : Game {
+  size_t events = 0;
+  size_t errors = 0;
+  void tick(ScenePlayer& p, int64_t t) override {
+    const ObjectId hero{0}, layered{1}, plain{2};
+    static const float kMask[] = {1.0f, 0.5f, 0.0f, 1.0f};
+    // speed sweeps 0..6 and back over 200 ticks: the blend space moves, strafe comes.
+    const int64_t phase = t % 200;
+    const float speed = static_cast<float>(phase < 100 ? phase : 200 - phase) * 0.06f;
+    (void)p.set_parameter(hero, "speed", speed);
+    (void)p.set_parameter(hero, "tired", static_cast<float>(t % 50) / 50.0f);
+    (void)p.set_parameter(hero, "turn", phase < 100 ? 0.5f : -0.5f);
+    switch (t % 100) {
+      case 10:
+        (void)p.fire_trigger(hero, "jump");
+        (void)p.animate(plain, "Step").additive("Breathe", 0.5f, kMask).done();
+        break;
+      case 30:
+        (void)p.set_parameter(hero, "grounded", (t / 100) % 2 == 0);
+        (void)p.play_clip(layered, "Rotate");
+        break;
+      case 50:
+        (void)p.play_state(hero, "locomotion", 0.2);
+        (void)p.animate(plain, "Linear").blend("Rotate", 0.5f, kMask).fade(0.1).done();
+        break;
+      case 70:
+        (void)p.set_parameter(hero, "sped", 1.0f);                       // refused
+        (void)p.set_parameter(hero, "speed", 99.0f);                     // refused
+        (void)p.fire_trigger(hero, "speed");                             // refused
+        (void)p.play_state(hero, "fly");                                 // refused
+        (void)p.play_clip(hero, "Step");                                 // refused
+        (void)p.animate(plain, "Step").additive("Rotate", 1.0f).done();  // refused
+        errors += p.animation_errors().size();
+        break;
+      default:
+        break;
+    }
+  }
+  void animated(ScenePlayer&, std::span<const AnimationEvent> e) override { events += e.size(); }
+};
+
+TEST(PlayerAllocation, AThousandTicksOfAStateMachineAllocateNothing) {
+  const std::vector<uint8_t> bytes = write_pack(fixture::make_graph_pack());
+  Result<Pack> pack = Pack::from_bytes(bytes);
+  ASSERT_TRUE(pack) << pack.error().message();
+  ScenePlayer player = std::move(*ScenePlayer::create(&*pack, 60));
+  GraphGame game;
+  size_t states = 0;
+  fixture::start_counting_allocations();
+  for (int64_t t = 0; t < 1000; ++t) {
+    player.step(&game);
+    states += player.state(ObjectId{0}).size();
+    states += player.posed().objects.size();
+  }
+  EXPECT_EQ(fixture::stop_counting_allocations(), 0);
+  EXPECT_GT(game.events, 50u) << "the run did deliver events";
+  EXPECT_GT(game.errors, 0u) << "and refusals";
+  EXPECT_GT(player.state_machine(ObjectId{0})->transitions_fired(), 5u) << "and transitions";
+  EXPECT_GT(states, 0u);
   EXPECT_EQ(player.dropped_events(), 0u);
 }
 

@@ -218,5 +218,126 @@ TEST(SceneLimits, UnknownMeshNamesAmongManyMeshesAllGetTheirErrorWithinTheHintBu
       << r.diagnostics.back().message;
 }
 
+namespace graph_limits {
+
+// N parameters (bools) and one state, from line 8.
+std::string parameters(size_t n) {
+  std::string s = "[object.animation.parameters]\n";
+  for (size_t i = 0; i < n; ++i) s += "p" + std::to_string(i) + " = { type = \"bool\" }\n";
+  return s + "[object.animation.states.a]\nclip = \"A\"\n";
+}
+
+// N states, each entered from any state, from line 8.
+std::string states(size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    s += "[object.animation.states.s" + std::to_string(i) + "]\nclip = \"A\"\n";
+  }
+  for (size_t i = 1; i < n; ++i) {
+    s += "[[object.animation.transitions]]\nfrom = \"*\"\nto = \"s" + std::to_string(i) + "\"\n";
+  }
+  return s;
+}
+
+// One state and N transitions from line 10.
+std::string transitions(size_t n) {
+  std::string s = "[object.animation.states.a]\nclip = \"A\"\n";
+  for (size_t i = 0; i < n; ++i) {
+    s += "[[object.animation.transitions]]\nfrom = \"a\"\nto = \"a\"\nexit_time = 1\n";
+  }
+  return s;
+}
+
+// A transition (line 12) whose `when` (line 15) has N conditions, then `tail`.
+std::string conditions(size_t n, const std::string& tail = "") {
+  std::string s =
+      "[object.animation.parameters]\nx = { type = \"float\" }\n"
+      "[object.animation.states.a]\nclip = \"A\"\n"
+      "[[object.animation.transitions]]\nfrom = \"a\"\nto = \"a\"\nwhen = [";
+  for (size_t i = 0; i < n; ++i)
+    s += (i ? ", " : "") + std::string("{ parameter = \"x\", above = 0 }");
+  return s + "]\n" + tail;
+}
+
+// N layers from line 8.
+std::string layers(size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) s += "[[object.animation.layers]]\nclip = \"A\"\n";
+  return s;
+}
+
+// A 1D blend space of N points (`points` on line 12).
+std::string points(size_t n) {
+  std::string s =
+      "[object.animation.parameters]\nx = { type = \"float\" }\n"
+      "[object.animation.states.a]\nblend_parameter = \"x\"\npoints = [";
+  for (size_t i = 0; i < n; ++i) {
+    s += (i ? ", " : "") + std::string("{ clip = \"A\", at = ") + std::to_string(i) + " }";
+  }
+  return s + "]\n";
+}
+
+// A layer whose `mask` (line 10) has N entries.
+std::string mask(size_t n) {
+  std::string s = "[[object.animation.layers]]\nclip = \"A\"\nmask = [";
+  for (size_t i = 0; i < n; ++i) s += (i ? ", " : "") + std::string("\"J\"");
+  return s + "]\n";
+}
+
+}  // namespace graph_limits
+
+TEST(SceneLimits, AStateMachineAtItsLimitsReads) {
+  using namespace graph_limits;
+  for (const std::string& body :
+       {parameters(kMaxGraphParameters), states(kMaxGraphStates), transitions(kMaxGraphTransitions),
+        conditions(kMaxTransitionConditions),
+        conditions(kMaxTransitionConditions - 1, "exit_time = 1\n"), layers(kMaxGraphLayers),
+        points(kMaxBlendPoints), mask(kMaxMaskEntries)}) {
+    const Read r = read(skeletal(body));
+    EXPECT_TRUE(r.diagnostics.empty()) << all(r);
+  }
+  const Read fade = read(skeletal(transitions(1) + "fade = 3600\n"));
+  EXPECT_TRUE(fade.diagnostics.empty()) << all(fade);
+}
+
+TEST(SceneLimits, AStateMachineOverItsLimitsIsRefusedAtTheKey) {
+  using namespace graph_limits;
+  const Read p = read(skeletal(parameters(kMaxGraphParameters + 1)));
+  EXPECT_TRUE(has(p, "E0135", 8, 19)) << all(p);
+  EXPECT_TRUE(p.scene.objects.at(0).animation->parameters.empty());
+  const Read s = read(skeletal(states(kMaxGraphStates + 1)));
+  EXPECT_TRUE(has(s, "E0135", 8, 19)) << all(s);
+  EXPECT_EQ(count(s, "E0135"), 1);
+  const Read t = read(skeletal(transitions(kMaxGraphTransitions + 1)));
+  EXPECT_TRUE(has(t, "E0135", 10, 20)) << all(t);
+  EXPECT_EQ(count(t, "E0135"), 1);
+  const Read c = read(skeletal(conditions(kMaxTransitionConditions + 1)));
+  EXPECT_TRUE(has(c, "E0135", 15, 1)) << all(c);
+  EXPECT_EQ(c.diagnostics.size(), 1u) << all(c);
+  const Read e = read(skeletal(conditions(kMaxTransitionConditions, "exit_time = 1\n")));
+  EXPECT_TRUE(has(e, "E0135", 16, 1)) << "at exit_time, the ninth condition\n" << all(e);
+  EXPECT_EQ(e.diagnostics.size(), 1u) << all(e);
+  const Read l = read(skeletal(layers(kMaxGraphLayers + 1)));
+  EXPECT_TRUE(has(l, "E0135", 8, 20)) << all(l);
+  const Read b = read(skeletal(points(kMaxBlendPoints + 1)));
+  EXPECT_TRUE(has(b, "E0135", 12, 1)) << all(b);
+  EXPECT_EQ(b.diagnostics.size(), 1u) << all(b);
+  const Read m = read(skeletal(mask(kMaxMaskEntries + 1)));
+  EXPECT_TRUE(has(m, "E0135", 10, 1)) << all(m);
+  EXPECT_EQ(m.diagnostics.size(), 1u) << all(m);
+  const Read f = read(skeletal(transitions(1) + "fade = 3600.5\n"));
+  EXPECT_TRUE(has(f, "E0135", 14, 1)) << all(f);
+}
+
+TEST(SceneLimits, MoreMeshEventsThanTheLimitAreRefusedAtTheKey) {
+  std::string s = "[[mesh]]\nname = \"m\"\nfile = \"m.glb\"\nevents = [";
+  for (size_t i = 0; i <= kMaxAnimationEvents; ++i) {
+    s += (i ? ", " : "") + std::string("{ name = \"e\", clip = \"c\", time = 0 }");
+  }
+  const Read r = read(s + "]\n");
+  EXPECT_TRUE(has(r, "E0135", 4, 1)) << all(r);
+  EXPECT_EQ(count(r, "E0135"), 1);
+  EXPECT_TRUE(r.scene.meshes.at(0).events.empty());
+}
 }  // namespace
 }  // namespace animpack

@@ -39,7 +39,7 @@ TEST(SceneReader, EveryKeyReadsToItsValueAndPosition) {
   EXPECT_EQ(scene.format, 1);
   EXPECT_EQ(scene.format_pos, at(2, 1));
 
-  ASSERT_EQ(scene.meshes.size(), 2u);
+  ASSERT_EQ(scene.meshes.size(), 3u);
   EXPECT_EQ(scene.meshes[0].name, "walker");
   EXPECT_EQ(scene.meshes[0].file, "models/walker.glb");
   EXPECT_EQ(scene.meshes[0].pos, at(4, 1));
@@ -50,7 +50,7 @@ TEST(SceneReader, EveryKeyReadsToItsValueAndPosition) {
   EXPECT_EQ(find_mesh(scene, "card"), &scene.meshes[1]);
   EXPECT_EQ(find_mesh(scene, "nope"), nullptr);
 
-  ASSERT_EQ(scene.objects.size(), 5u);
+  ASSERT_EQ(scene.objects.size(), 6u);
   // A skeletal object with every object key and every skeletal animation key.
   const SceneObject& walker = scene.objects[0];
   EXPECT_EQ(walker.name, "walker");
@@ -205,6 +205,33 @@ TEST(SceneReader, EveryKeyReadsToItsValueAndPosition) {
   EXPECT_FALSE(stand.animation->sprite);
   EXPECT_EQ(stand.animation->clip, "Idle");
   EXPECT_EQ(stand.animation->clip_pos, at(67, 11));
+
+  // A state machine with layers (every key: graph_test.cpp checks each one's rules).
+  const SceneAnimation& runner = *scene.objects[5].animation;
+  EXPECT_TRUE(runner.has_graph());
+  ASSERT_EQ(runner.parameters.size(), 5u);
+  EXPECT_EQ(runner.parameters[0].name, "speed");
+  EXPECT_EQ(runner.parameters[0].default_value, 0.5f);
+  EXPECT_EQ(runner.parameters[1].default_value, 0.0f);
+  EXPECT_EQ(runner.parameters[2].kind, ParameterKind::kTrigger);
+  ASSERT_EQ(runner.states.size(), 3u);
+  EXPECT_EQ(runner.states[0].name, "locomotion");
+  EXPECT_EQ(runner.states[0].points.size(), 3u);
+  EXPECT_EQ(runner.states[0].speed_parameter, "tired");
+  EXPECT_EQ(runner.states[0].start, 0.5f);
+  EXPECT_EQ(runner.states[1].points[0].y, -1.0f);
+  EXPECT_EQ(runner.states[2].speed, 1.25f);
+  ASSERT_EQ(runner.transitions.size(), 2u);
+  EXPECT_EQ(runner.transitions[1].conditions.size(), 3u);
+  EXPECT_EQ(runner.transitions[1].fade, 0.2f);
+  ASSERT_EQ(runner.layers.size(), 2u);
+  EXPECT_EQ(runner.layers[0].mask.size(), 3u);
+  EXPECT_EQ(runner.layers[0].playback, Playback::kPingPong);
+  EXPECT_EQ(runner.layers[1].reference, AdditiveReference::kRestPose);
+  const SceneMesh& figure = scene.meshes[2];
+  EXPECT_EQ(figure.name, "figure");
+  ASSERT_EQ(figure.events.size(), 2u);
+  EXPECT_EQ(figure.events[1].clip, "Jump");
 }
 
 TEST(SceneReader, TheSeedsExampleReadsClean) {
@@ -325,16 +352,74 @@ TEST(SceneFormatDoc, TheExampleSceneReadsClean) {
       parse_scene(doc.substr(begin + open.size(), end - begin - open.size()), "doc.toml", sink);
   EXPECT_TRUE(sink.diagnostics().empty()) << printed(sink);
   EXPECT_GE(scene.objects.size(), 2u);
+  // It shows every new key: a state machine, layers and mesh events.
+  ASSERT_FALSE(scene.meshes.empty());
+  EXPECT_FALSE(scene.meshes[0].events.empty());
+  bool graph = false;
+  for (const SceneObject& o : scene.objects) {
+    if (o.animation && !o.animation->states.empty() && !o.animation->layers.empty()) graph = true;
+  }
+  EXPECT_TRUE(graph);
 }
 
 // docs/scene-format.md names every key the reader takes.
 TEST(SceneFormatDoc, ListsEveryKey) {
   const std::string doc = file_text(fs::path(ANIMPACK_SOURCE_DIR) / "docs/scene-format.md");
-  for (const char* key :
-       {"format",   "name",     "file",   "mesh",     "material", "face_camera", "content",
-        "position", "rotation", "scale",  "clip",     "blend",    "weight",      "events",
-        "time",     "frame",    "speed",  "playback", "start",    "atlas",       "grid",
-        "rects",    "spacing",  "margin", "fps",      "clips",    "from",        "to"}) {
+  for (const char* key : {"format",
+                          "name",
+                          "file",
+                          "mesh",
+                          "material",
+                          "face_camera",
+                          "content",
+                          "position",
+                          "rotation",
+                          "scale",
+                          "clip",
+                          "blend",
+                          "weight",
+                          "events",
+                          "time",
+                          "frame",
+                          "speed",
+                          "playback",
+                          "start",
+                          "atlas",
+                          "grid",
+                          "rects",
+                          "spacing",
+                          "margin",
+                          "fps",
+                          "clips",
+                          "from",
+                          "to",
+                          "parameters",
+                          "states",
+                          "transitions",
+                          "layers",
+                          "type",
+                          "default",
+                          "min",
+                          "max",
+                          "points",
+                          "at",
+                          "blend_parameter",
+                          "blend_parameter_y",
+                          "speed_parameter",
+                          "when",
+                          "exit_time",
+                          "fade",
+                          "parameter",
+                          "above",
+                          "below",
+                          "is",
+                          "trigger",
+                          "weight_parameter",
+                          "mask",
+                          "additive",
+                          "reference",
+                          "joint",
+                          "subtree"}) {
     EXPECT_NE(doc.find("| `" + std::string(key) + "` |"), std::string::npos) << key;
   }
 }

@@ -31,10 +31,15 @@
 // - What [object.animation] plays starts at tick 0 with its speed, playback, start and
 //   blend. An object with nothing to play holds the rest pose; a sprite its still frame:
 //   the first frame of its [object.animation] clip, or atlas frame 0 when it names none.
+// - An object whose animation has a graph (pack format 3: parameters, states,
+//   transitions, layers; ObjectAnimationInfo::graph) gets its Animator with
+//   EventPolicy::kLead and a StateMachine over it created at tick 0 (after its clip or
+//   blend, if it has layers only): the first state and the layers start at tick 0.
 //
 // Ticks. The player counts ticks from 0. step() runs tick play_tick(): the game's
-// Game::tick first, then every animator and sprite player advances to that tick (object
-// order), then the tick's events are kept for animation_events() and handed to
+// Game::tick first, then per object (in order) its state machine's update (at most one
+// transition, then parameter changes) and its animator's or sprite player's advance to
+// that tick, then the tick's events are kept for animation_events() and handed to
 // Game::animated (only on ticks that have any). Every call that starts or changes play
 // (play_clip, animate, blend_clip, stop_animation) acts at play_tick(): inside Game::tick
 // that is the tick being stepped, so a clip started there plays from that tick and its
@@ -248,11 +253,14 @@ class ScenePlayer {
   // apply when it is destroyed). See Animate.
   Animate animate(ObjectId object, std::string_view clip);
   // Adds a layer playing `clip` over what the object plays, by `weight` in [0, 1], with
-  // the object's speed and playback (Animator::blend). Errors as play_clip, and
+  // the object's speed and playback (Animator::blend). Errors as play_clip (objects with
+  // states refuse it), and
   // kNothingPlaying, kTooManyLayers, kBadWeight; a sprite refuses (kInvalidArgument).
   Result<void> blend_clip(ObjectId object, std::string_view clip, float weight);
-  // Stops the object's animation: the rest pose, or the sprite's still frame. Errors:
-  // kInvalidArgument for an invalid id or an object with nothing to animate.
+  // Stops the object's animation: the rest pose, or the sprite's still frame. An object
+  // with layers but no states loses its layers too (Animator::stop); one with states
+  // refuses (kInvalidArgument: use play_state). Errors: kInvalidArgument for an invalid
+  // id or an object with nothing to animate.
   Result<void> stop_animation(ObjectId object);
 
   // ---------------------------------------------------------------- state machines
@@ -340,12 +348,18 @@ class ScenePlayer {
     uint32_t still_frame = 0;
     uint32_t frame = 0;   // the sprite frame at tick_
     size_t previous = 0;  // first matrix of the previous palette in previous_
+    int machine = -1;     // index in machines_ (objects with a graph)
+    bool states = false;  // its graph has states: play calls are refused
   };
   ScenePlayer();
 
   const Object* get(ObjectId id) const;
   Result<void> apply(const Animate& call);
   Result<void> refuse(ObjectId object, const Error& error);
+  // The object's state machine for set_parameter and kin, or the refusal (kept).
+  Result<StateMachine*> machine_for(ObjectId object);
+  // The refusal of a play call on an object with states (kept), or ok().
+  Result<void> refuse_states(ObjectId object, const Object& o);
   void push_event(const AnimationEvent& event);
 
   const Pack* pack_ = nullptr;
@@ -358,6 +372,7 @@ class ScenePlayer {
   std::vector<SpriteSheet> sheets_;  // per-object sheets (events not in the pack's)
   std::vector<Animator> animators_;
   std::vector<SpritePlayer> sprites_;
+  std::vector<StateMachine> machines_;  // objects with a graph; each drives its animator
   std::vector<Mat4> previous_;          // every animator's previous palette
   std::vector<AnimationEvent> events_;  // capacity fixed at create()
   size_t event_count_ = 0;

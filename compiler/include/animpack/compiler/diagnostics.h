@@ -84,9 +84,12 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
     {"E0103", Severity::kError, "missing required key",
      "A required key is absent: a mesh's `name` or `file`, an object's `name`, the `mesh` of "
      "an object that is not a sprite, a blend entry's `clip` or `weight`, an event's `name`, "
-     "`clip` and `time` or `frame`, a sprite clip's `from` or `to`. Not reported when an "
-     "unknown key of the same table was taken for a misspelling of it (E0101). Reported at "
-     "the table's header or inline table; for a sprite clip, at NAME in its header."},
+     "`clip` and `time` or `frame`, a sprite clip's `from` or `to`, a parameter's `type`, a "
+     "blend point's `clip` or `at`, a transition's `from` or `to`, the `parameter` of an "
+     "`above`, `below` or `is` condition, a layer's `clip`, a mask table's `joint`. Not "
+     "reported when an unknown key of the same table was taken for a misspelling of it "
+     "(E0101). Reported at the table's header or inline table; for a sprite clip and a "
+     "parameter, at NAME."},
     {"E0104", Severity::kError, "duplicate mesh name",
      "Two `[[mesh]]` tables have the same `name`. Reported at the later `name`."},
     {"E0105", Severity::kError, "duplicate object name",
@@ -102,7 +105,8 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "depend on where it was cooked); a path that starts with `\\` or a drive letter (`C:`) "
      "would name a file nobody meant and is refused. Reported at the key."},
     {"E0109", Severity::kError, "empty string",
-     "A name, mesh, file, atlas or clip name is the empty string. Reported at the key."},
+     "A name, mesh, file, atlas, clip, parameter, state or joint name is the empty string. "
+     "Reported at the key."},
     {"E0110", Severity::kError, "unsupported format",
      "The top-level `format` is not 1, the only version of the scene format so far. Reported "
      "at `format`."},
@@ -126,8 +130,9 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "belong to sprite animations; an animation without `atlas` is skeletal. Reported at "
      "the key."},
     {"E0118", Severity::kError, "skeletal key on a sprite animation",
-     "`blend`, `playback` (a sprite clip takes its own) and an event's `time` belong to "
-     "skeletal animations; an animation with `atlas` is a sprite. Reported at the key."},
+     "`blend`, `playback` (a sprite clip takes its own), `parameters`, `states`, "
+     "`transitions`, `layers` and an event's `time` belong to skeletal animations; an "
+     "animation with `atlas` is a sprite. Reported at the key."},
     {"E0119", Severity::kError, "both clip and blend",
      "A skeletal animation plays one `clip` or one `blend`, not both. Reported at whichever "
      "of the two comes later in the file."},
@@ -170,28 +175,96 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
     {"E0133", Severity::kError, "zero scale",
      "No component of `scale` may be 0. Reported at the element."},
     {"E0134", Severity::kError, "empty array",
-     "`blend` and `rects` need at least one entry. Reported at the key."},
+     "`blend`, `rects`, a transition's `when` and a layer's `mask` need at least one entry "
+     "(leave `when` or `mask` out instead). Reported at the key."},
     {"E0135", Severity::kError, "over a scene limit",
      "A scene may have at most 4096 `[[mesh]]` and 65536 `[[object]]` tables; an animation "
-     "at most 4 `blend` entries (what the runtime mixes), 4096 `events` and 1024 sprite "
-     "clips, a `speed` of at most 1000 and a `start` of at most 1e6 s; a sprite atlas at most "
-     "16384 frames (grid columns x rows, or `rects`), and its "
-     "clips together at most 65536 frames. docs/scene-format.md lists every limit. Reported "
-     "at the key, or at the first table past the limit."},
+     "or a mesh at most 4096 `events`; an animation at most 4 `blend` entries (what the "
+     "runtime mixes) and 1024 sprite clips; a `speed` (of an animation, state or layer) of "
+     "at most 8, a `start` of at most 3600 s and a `fade` of at most 3600 s; a sprite atlas "
+     "at most 16384 frames (grid columns x rows, or `rects`), and its clips together at most "
+     "65536 frames; a state machine at most 64 parameters, 256 states, 1024 transitions of "
+     "at most 8 conditions each (`when` entries and `exit_time`) and 8 layers; a blend space "
+     "at most 16 points; a `mask` at most 1024 entries. docs/scene-format.md lists every "
+     "limit. Reported at the key, or at the first table past the limit."},
+    {"E0136", Severity::kError, "unknown parameter type",
+     "A parameter's `type` must be \"float\", \"bool\" or \"trigger\". Reported at `type`."},
+    {"E0137", Severity::kError, "parameter default outside its range",
+     "A float parameter's `min` must not be above its `max`, and its `default` must lie in "
+     "[min, max]. Reported at `max`, or at `default`."},
+    {"E0138", Severity::kError, "key not taken by the parameter's type",
+     "`min` and `max` belong to float parameters only, and a trigger takes no `default` (it "
+     "starts unset). Reported at the key."},
+    {"E0139", Severity::kError, "state plays neither or both of clip and points",
+     "A state plays a `clip` or a blend space (`points`): exactly one of them. Reported at "
+     "whichever of the two comes later, or at the state's NAME when it has neither."},
+    {"E0140", Severity::kError, "bad blend space",
+     "A blend space's `points` need at least 2 entries (one clip is a `clip` state), no two "
+     "at the same `at`. Reported at `points`, or at the later point's `at`."},
+    {"E0141", Severity::kError, "blend point of the wrong dimension",
+     "A point's `at` is a number in a 1D blend space and [x, y] in a 2D one (a state with "
+     "`blend_parameter_y`). Reported at `at`."},
+    {"E0142", Severity::kError, "blend parameter missing or misplaced",
+     "A blend space (`points`) needs `blend_parameter`; `blend_parameter_y` needs "
+     "`blend_parameter`; neither applies to a state that plays a `clip`. Reported at "
+     "`points`, or at the blend parameter key."},
+    {"E0143", Severity::kError, "both a value and its parameter",
+     "A layer takes `weight` or `weight_parameter`, a state `speed` or `speed_parameter`, not "
+     "both. Reported at whichever comes later."},
+    {"E0144", Severity::kError, "reference without additive",
+     "A layer's `reference` applies to an additive layer only (`additive = true`). Reported "
+     "at `reference`."},
+    {"E0145", Severity::kError, "key decided by the states",
+     "With `states`, the animation's own `clip`, `blend`, `speed`, `playback` and `start` are "
+     "refused: each state says what it plays. Reported at the key."},
+    {"E0146", Severity::kError, "state machine key without states",
+     "`parameters` and `transitions` belong to a state machine and need `states` (layers do "
+     "not). Reported at the key."},
+    {"E0147", Severity::kError, "unknown state",
+     "A transition's `from` or `to` names no state of the animation (the message suggests a "
+     "close spelling); `\"*\"` (any state) is taken in `from` only, and no state may be "
+     "named `*`. Reported at `from` or `to`, or at the state's NAME."},
+    {"E0148", Severity::kError, "unknown parameter",
+     "A condition's `parameter` or `trigger`, a state's `blend_parameter`, "
+     "`blend_parameter_y` or `speed_parameter`, or a layer's `weight_parameter` names no "
+     "parameter of [object.animation.parameters] (the message suggests a close spelling). "
+     "Reported at the key."},
+    {"E0149", Severity::kError, "parameter of the wrong kind",
+     "`above` and `below` test a float parameter, `is` a bool and `trigger` a trigger; blend, "
+     "speed and weight parameters are floats. Reported at the key naming the parameter."},
+    {"E0150", Severity::kError, "bad condition",
+     "A `when` entry makes exactly one test: `{ parameter, above }`, `{ parameter, below }`, "
+     "`{ parameter, is }` or `{ trigger }` (which takes no `parameter`). Reported at the "
+     "entry, at its second test, or at the superfluous `parameter`."},
+    {"E0151", Severity::kError, "parameter range too wide",
+     "A `weight_parameter` drives a weight in [0, 1] and a `speed_parameter` a speed in "
+     "[0, 8]: the parameter must declare `min` and `max` within that range. Reported at the "
+     "key naming the parameter."},
+    {"E0152", Severity::kError, "exit time not positive",
+     "A transition's `exit_time` (passes of the from-state: 0.9 is 90% of its first pass, 2 "
+     "two whole passes) must be greater than 0. Reported at `exit_time`."},
+    {"E0153", Severity::kError, "negative fade",
+     "A transition's `fade` (seconds) must be 0 or more. Reported at `fade`."},
+    {"E0154", Severity::kError, "weight outside [0, 1]",
+     "A layer's `weight` and a mask entry's `weight` lie in [0, 1]. Reported at `weight`."},
+    {"E0155", Severity::kError, "unknown additive reference",
+     "A layer's `reference` must be \"first_frame\" or \"rest_pose\". Reported at "
+     "`reference`."},
     // Checks against the assets (the cooker), and two the scene reader can already make.
     {"E0201", Severity::kError, "glTF does not load",
      "The mesh's glTF or GLB file (or a buffer file it names) is missing, is not a regular "
      "file (a folder, FIFO or device), is larger than the limit, or is not a usable glTF 2.0 "
      "file. Reported at the mesh's `file`."},
     {"E0202", Severity::kError, "no such clip in mesh",
-     "A skeletal `clip` or a blend entry's `clip` is not an animation of the object's mesh. "
-     "Reported at `clip`."},
+     "A skeletal `clip`, a blend entry's `clip`, or the `clip` of a state, a blend point or "
+     "a layer is not an animation of the object's mesh (the message suggests a close "
+     "spelling). Reported at `clip`."},
     {"E0203", Severity::kError, "event clip not in mesh",
-     "A skeletal event's `clip` is not an animation of the object's mesh. Reported at the "
-     "event's `clip`."},
+     "A skeletal event's `clip` is not an animation of the object's mesh (for an event on a "
+     "`[[mesh]]`, of that mesh). Reported at the event's `clip`."},
     {"W0204", Severity::kWarning, "event time past clip end",
-     "A skeletal event's `time` is later than its clip's duration; it would never fire and "
-     "is dropped. Reported at `time`."},
+     "A skeletal event's `time` (of an object's or a mesh's event) is later than its clip's "
+     "duration; it would never fire and is dropped. Reported at `time`."},
     {"E0205", Severity::kError, "atlas missing or not PNG",
      "A sprite `atlas` is missing, is not a regular file (a folder, FIFO or device), is "
      "larger than the limit, or does not decode as a PNG. Reported at `atlas`."},
@@ -213,6 +286,14 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "Checked before the pixels are decoded or the pack is built. glTF limits (joints, "
      "hierarchy depth, animations) are E0201 in the glTF file. docs/scene-format.md lists "
      "every limit. Reported at the `atlas` or mesh `file` that goes over."},
+    {"E0211", Severity::kError, "unknown joint in mask",
+     "A layer's `mask` names a joint the object's mesh rig does not have (the message "
+     "suggests a close spelling among the rig's joint names). Reported at the mask entry: "
+     "the string, or the `joint` key of its table."},
+    {"W0212", Severity::kWarning, "state never entered",
+     "A state other than the first (where the machine starts) that no transition leads to, "
+     "from another state or from `\"*\"`: it can never play, except by a game's "
+     "play_state. The scene reader checks this. Reported at the state's NAME."},
     // Passed through from other tools.
     {"W0301", Severity::kWarning, "glTF warning",
      "A warning from reading a glTF file, passed through with its own message. Reported at "
@@ -223,9 +304,11 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
     // Internal errors: a bug in the cooker, never the input's fault.
     {"E0901", Severity::kError, "internal error: the pack does not open",
      "Before writing, the cooker opens the pack it built (Pack::open's checks) and plays it "
-     "for a few ticks; a pack that fails is never written. Every scene the cooker accepts "
-     "must make a pack that opens, so this is a cooker bug: please report it with the "
-     "scene. Reported at line 0 of the scene file."},
+     "for a few ticks; a pack that fails is never written. It also checks each state "
+     "machine it built (GraphDef::validate against the rig) and each rig it rebuilt with "
+     "mesh events or additive clips. Every scene the cooker accepts must make a pack that "
+     "opens, so this is a cooker bug: please report it with the scene. Reported at line 0 "
+     "of the scene file."},
 };
 
 // The entry of kDiagnosticCodes with this code, or nullptr.

@@ -1,8 +1,11 @@
-// The scene file (docs/scene-format.md): `[[mesh]]` tables naming glTF files and
-// `[[object]]` tables placing objects with their `[object.animation]`, read from TOML with
-// the source position of every key, and checked for every rule the file alone can
-// decide: unknown keys, kinds, names, ranges and the sprite/skeletal split. Checks that
-// need the assets (a clip of a glTF, a frame of an atlas) are the cooker's (E02xx).
+// The scene file (docs/scene-format.md): `[[mesh]]` tables naming glTF files (with events
+// on their clips) and `[[object]]` tables placing objects with their `[object.animation]`
+// (a clip, a blend, a sprite, or a state machine with parameters, states, transitions and
+// layers), read from TOML with the source position of every key, and checked for every
+// rule the file alone can decide: unknown keys, kinds, names, ranges, the sprite/skeletal
+// split, and a state machine's names, parameter kinds and ranges. Checks that need the
+// assets (a clip of a glTF, a joint of its rig, a frame of an atlas) are the cooker's
+// (E02xx).
 //
 //   animpack::DiagnosticSink sink;
 //   animpack::Scene scene = animpack::read_scene("assets/demo/scene.toml", sink);
@@ -26,6 +29,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +37,7 @@
 #include "animpack/animator.h"
 #include "animpack/clip.h"
 #include "animpack/compiler/diagnostics.h"
+#include "animpack/graph.h"
 #include "animpack/limits.h"
 #include "animpack/math.h"
 
@@ -48,8 +53,12 @@ inline constexpr size_t kMaxAnimationEvents = 4096;     // `events` of one anima
 inline constexpr size_t kMaxSpriteClips = 1024;         // clips of one sprite animation
 inline constexpr int64_t kMaxSpriteFrames = 16384;      // grid columns x rows, or `rects`
 inline constexpr int64_t kMaxSpriteClipFrames = 65536;  // sum of (to - from + 1) over clips
+inline constexpr size_t kMaxMaskEntries = 1024;         // `mask` entries of one layer
 // An animation's `speed`, `start` and a sprite clip's `fps` are held to the runtime's
-// bounds (animpack/limits.h: kMaxSpeed, kMaxStartSeconds, kMinSpriteFps, kMaxSpriteFps).
+// bounds (animpack/limits.h: kMaxSpeed, kMaxStartSeconds, kMinSpriteFps, kMaxSpriteFps), a
+// transition's `fade` to kMaxFadeSeconds, and a state machine to graph.h's bounds
+// (kMaxGraphParameters, kMaxGraphStates, kMaxGraphTransitions, kMaxTransitionConditions,
+// kMaxGraphLayers) and a blend space to kMaxBlendPoints (animator.h).
 inline constexpr size_t kMaxSuggestedNameLength = 64;  // longer names get no "did you mean"
 
 // A place in the scene file: 1-based line and column (in code points); 0, 0 when absent.
@@ -60,22 +69,6 @@ struct SourcePos {
   friend bool operator==(const SourcePos&, const SourcePos&) = default;
 };
 
-// A `[[mesh]]`: a glTF or GLB file under a name objects refer to.
-struct SceneMesh {
-  std::string name;
-  std::string file;  // as written, relative to Scene::folder; .gltf or .glb
-  SourcePos pos;     // the `[[mesh]]` header (or the inline table)
-  SourcePos name_pos, file_pos;
-};
-
-// One entry of a skeletal `blend`.
-struct SceneBlend {
-  std::string clip;
-  float weight = 0;  // > 0; weights are shared out by their sum
-  SourcePos pos;     // the inline table (the array element)
-  SourcePos clip_pos, weight_pos;
-};
-
 // One entry of `events`: a skeletal event has a `time`, a sprite event a `frame`.
 struct SceneEvent {
   std::string name;
@@ -84,6 +77,25 @@ struct SceneEvent {
   int32_t frame = 0;  // sprite: an index within the clip's frames, >= 0
   SourcePos pos;      // the inline table (the array element)
   SourcePos name_pos, clip_pos, time_pos, frame_pos;
+};
+
+// A `[[mesh]]`: a glTF or GLB file under a name objects refer to.
+struct SceneMesh {
+  std::string name;
+  std::string file;  // as written, relative to Scene::folder; .gltf or .glb
+  // Events on the mesh's clips (skeletal: `time`), shared by every object using the mesh;
+  // in document order.
+  std::vector<SceneEvent> events;
+  SourcePos pos;  // the `[[mesh]]` header (or the inline table)
+  SourcePos name_pos, file_pos, events_pos;
+};
+
+// One entry of a skeletal `blend`.
+struct SceneBlend {
+  std::string clip;
+  float weight = 0;  // > 0; weights are shared out by their sum
+  SourcePos pos;     // the inline table (the array element)
+  SourcePos clip_pos, weight_pos;
 };
 
 // A sprite `grid = [columns, rows]`.
@@ -108,6 +120,93 @@ struct SceneSpriteClip {
   SourcePos pos;                     // the table (its header, or the inline table)
   SourcePos name_pos;                // the NAME segment of the header
   SourcePos from_pos, to_pos, fps_pos, playback_pos;
+};
+
+// One `[object.animation.parameters]` entry: `NAME = { type, default, min, max }`.
+struct SceneParameter {
+  std::string name;  // the key
+  ParameterKind kind = ParameterKind::kFloat;
+  // float: its default (0 when absent, clamped into [min, max]); bool: 0 or 1; trigger: 0.
+  float default_value = 0;
+  std::optional<float> min, max;  // float only; min <= max
+  bool typed = false;             // `type` was read (kind is meaningful)
+  SourcePos pos;                  // the table (inline table, or the header)
+  SourcePos name_pos;             // the NAME key
+  SourcePos type_pos, default_pos, min_pos, max_pos;
+};
+
+// One `points` entry of a blend space state: `{ clip, at }`, `at` a number (1D) or
+// [x, y] (2D, with `blend_parameter_y`).
+struct SceneBlendPoint {
+  std::string clip;
+  float x = 0, y = 0;
+  bool at_ok = false;  // `at` was read with the state's number of dimensions
+  SourcePos pos;       // the inline table (the array element)
+  SourcePos clip_pos, at_pos;
+};
+
+// An `[object.animation.states.NAME]` table: plays `clip`, or `points` (a blend space on
+// `blend_parameter`, and `blend_parameter_y` for 2D).
+struct SceneState {
+  std::string name;  // the NAME; never "*" (that is "any state" in a transition's `from`)
+  std::string clip;  // "" for a blend space
+  std::vector<SceneBlendPoint> points;  // in document order
+  std::string blend_parameter, blend_parameter_y;
+  float speed = 1;              // [0, kMaxSpeed]
+  std::string speed_parameter;  // "" or a float parameter whose value is the speed
+  Playback playback = Playback::kLoop;
+  float start = 0;  // seconds, [0, kMaxStartSeconds]
+  SourcePos pos;    // the table (its header, or the inline table)
+  SourcePos name_pos;
+  SourcePos clip_pos, points_pos, blend_parameter_pos, blend_parameter_y_pos, speed_pos,
+      speed_parameter_pos, playback_pos, start_pos;
+};
+
+// One `when` entry of a transition (or its `exit_time`, kind kExitTime).
+struct SceneCondition {
+  ConditionKind kind = ConditionKind::kAbove;
+  std::string parameter;    // the float, bool or trigger parameter; "" for kExitTime
+  float value = 0;          // above/below: the bound; is: 0 or 1; exit_time: passes
+  SourcePos pos;            // the inline table (for kExitTime the `exit_time` key)
+  SourcePos parameter_pos;  // `parameter`, or `trigger` for kTrigger
+  SourcePos test_pos;       // `above`, `below`, `is` or `trigger`
+};
+
+// One `[[object.animation.transitions]]` table.
+struct SceneTransition {
+  std::string from;  // a state name, or "*" (any state)
+  std::string to;    // a state name
+  // The `when` entries in written order, then `exit_time` (kExitTime) when given.
+  std::vector<SceneCondition> conditions;
+  float fade = 0;  // seconds, [0, kMaxFadeSeconds]
+  SourcePos pos;   // the `[[object.animation.transitions]]` header (or the inline table)
+  SourcePos from_pos, to_pos, when_pos, exit_time_pos, fade_pos;
+};
+
+// One `mask` entry: a joint name (the string form) or `{ joint, weight, subtree }`.
+struct SceneMaskEntry {
+  std::string joint;
+  float weight = 1;     // [0, 1]
+  bool subtree = true;  // also every joint below it
+  SourcePos pos;        // the array element
+  SourcePos joint_pos;  // `joint` (the element itself for the string form)
+  SourcePos weight_pos, subtree_pos;
+};
+
+// One `[[object.animation.layers]]` table: a clip over what the states (or the
+// animation's clip or blend, or the rest pose) play.
+struct SceneLayer {
+  std::string clip;
+  float weight = 1;                  // [0, 1]
+  std::string weight_parameter;      // "" or a float parameter in [0, 1]
+  std::vector<SceneMaskEntry> mask;  // in document order; empty: every joint at 1
+  bool additive = false;             // plays the additive version of `clip`
+  AdditiveReference reference = AdditiveReference::kNone;  // additive: kFirstFrame default
+  float speed = 1;                                         // [0, kMaxSpeed]
+  Playback playback = Playback::kLoop;
+  SourcePos pos;  // the `[[object.animation.layers]]` header (or the inline table)
+  SourcePos clip_pos, weight_pos, weight_parameter_pos, mask_pos, additive_pos, reference_pos,
+      speed_pos, playback_pos;
 };
 
 // An `[object.animation]`. sprite is true when the table has `atlas`; then the sprite
@@ -136,6 +235,21 @@ struct SceneAnimation {
   std::optional<float> fps;            // > 0; the fps of clips without their own
   std::vector<SceneSpriteClip> clips;  // in document order (not toml++'s sorted order)
   SourcePos atlas_pos, grid_pos, rects_pos, spacing_pos, margin_pos, fps_pos, clips_pos;
+
+  // Skeletal only: a state machine and layers. With states, the states decide what plays
+  // (no clip, blend, speed, playback or start); parameters and transitions need states;
+  // layers do not.
+  std::vector<SceneParameter> parameters;    // in document order
+  std::vector<SceneState> states;            // in document order; states[0] starts
+  std::vector<SceneTransition> transitions;  // in written order
+  std::vector<SceneLayer> layers;            // in written order
+  SourcePos parameters_pos, states_pos, transitions_pos, layers_pos;
+  // True when any of parameters, states, transitions or layers is given (the cooker makes
+  // a GraphDef).
+  bool has_graph() const {
+    return parameters_pos.known() || states_pos.known() || transitions_pos.known() ||
+           layers_pos.known();
+  }
 };
 
 // An `[[object]]`.
@@ -180,5 +294,11 @@ Scene parse_scene(std::string_view text, const std::filesystem::path& file_name,
 
 // The mesh of the scene with this name (the first one, if a name is repeated), or nullptr.
 const SceneMesh* find_mesh(const Scene& scene, std::string_view name);
+
+// The candidate closest to `word` within a small edit distance (1 for words under 8
+// bytes, else 2; transpositions count 1), the first of equals, or "" when none is that
+// close or `word` is longer than kMaxSuggestedNameLength. For "did you mean" hints; each
+// comparison costs at most kMaxSuggestedNameLength squared steps.
+std::string_view closest_name(std::string_view word, std::span<const std::string_view> candidates);
 
 }  // namespace animpack
