@@ -26,6 +26,7 @@
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/scene_player.h"
 #include "animpack/skinning.h"
+#include "fixtures/graph_fixture.h"
 #include "fixtures/run_cli.h"
 #include "fixtures/test_data.h"
 #include "scene_fixture.h"
@@ -95,7 +96,111 @@ TEST(PlayScript, RefusesAMalformedLineWithItsLineNumber) {
   }
 }
 
+TEST(PlayScript, ParsesStateMachineCommands) {
+  const ScriptParse s = parse_script(
+      "3 hero set speed 2.5\n"
+      "3 hero set grounded false\n"
+      "4 hero trigger jump   # fire\n"
+      "5 hero state jump\n"
+      "6 hero state locomotion 0.25\n"
+      "7 hero set speed -1e3\n",
+      "m.txt");
+  ASSERT_TRUE(s.error.empty()) << s.error;
+  ASSERT_EQ(s.commands.size(), 6u);
+  EXPECT_EQ(s.commands[0].kind, ScriptCommand::Kind::kSet);
+  EXPECT_EQ(s.commands[0].name, "speed");
+  EXPECT_EQ(s.commands[0].value, 2.5f);
+  EXPECT_FALSE(s.commands[0].flag.has_value());
+  EXPECT_EQ(s.commands[1].flag, std::optional<bool>(false));
+  EXPECT_EQ(s.commands[2].kind, ScriptCommand::Kind::kTrigger);
+  EXPECT_EQ(s.commands[2].name, "jump");
+  EXPECT_EQ(s.commands[2].line, 3u);
+  EXPECT_EQ(s.commands[3].kind, ScriptCommand::Kind::kState);
+  EXPECT_EQ(s.commands[3].name, "jump");
+  EXPECT_EQ(s.commands[3].seconds, 0.0);
+  EXPECT_EQ(s.commands[4].seconds, 0.25);
+  EXPECT_EQ(s.commands[5].value, -1000.0f);
+}
+
+TEST(PlayScript, RefusesAMalformedStateMachineLineWithItsLineNumber) {
+  const std::pair<const char*, const char*> bad[] = {
+      {"1 hero set speed\n", "m.txt:1: set takes NAME VALUE"},
+      {"\n1 hero set speed fast\n", "m.txt:2: value 'fast' is neither a number nor true or false"},
+      {"1 hero set speed 1e39\n", "value '1e39'"},
+      {"1 hero set speed nan\n", "value 'nan'"},
+      {"1 hero set grounded TRUE\n", "value 'TRUE'"},
+      {"1 hero set speed 1 2\n", "unexpected '2'"},
+      {"1 hero trigger\n", "trigger takes a NAME"},
+      {"1 hero trigger jump now\n", "unexpected 'now'"},
+      {"1 hero state\n", "state takes NAME [SECONDS]"},
+      {"1 hero state jump soon\n", "seconds 'soon' is not a number"},
+      {"1 hero state jump 0.5 0.5\n", "unexpected"},
+      {"1 hero parameter speed 1\n", "(play, fade, blend, stop, set, trigger, state)"},
+  };
+  for (const auto& [text, message] : bad) {
+    const ScriptParse s = parse_script(text, "m.txt");
+    EXPECT_TRUE(s.commands.empty()) << text;
+    EXPECT_NE(s.error.find(message), std::string::npos) << text << " -> " << s.error;
+  }
+}
+
 // ------------------------------------------------------------------------- play
+
+Pack graph_pack() {
+  Result<Pack> pack = Pack::from_bytes(write_pack(fixture::make_graph_pack()));
+  EXPECT_TRUE(pack) << pack.error().message();
+  return pack ? std::move(*pack) : Pack();
+}
+
+TEST(PlayCommand, AScriptSetsParametersFiresTriggersAndPlaysStates) {
+  const Pack pack = graph_pack();
+  const ScriptParse s = parse_script(
+      "2 hero trigger jump\n"
+      "4 hero state locomotion 0.02\n"  // a fade of 1 tick: over by tick 6
+      "6 hero set speed 5.5\n"
+      "8 hero set nope 1\n"
+      "8 hero set speed true\n"
+      "9 hero state fly\n"
+      "9 plain trigger jump\n",
+      "s");
+  ASSERT_TRUE(s.error.empty()) << s.error;
+  std::string report;
+  const Result<uint64_t> hash = run_play(pack, {12, 60}, s.commands, &report);
+  ASSERT_TRUE(hash) << hash.error().message();
+  for (const char* line : {
+           "tick 2\n  hero: start (clip Rotate)\n  hero pose ",  // jump: Rotate's mark at 0
+           " state jump\n",
+           "tick 4\n  hero pose ",
+           " state locomotion\n",
+           "tick 6\n  hero pose ",
+           " state strafe\n",
+           "tick 8\n  refused: unknown_parameter: hero: no parameter 'nope'",
+           "  refused: wrong_parameter_kind: hero: parameter 'speed' is a float, not a bool",
+           "tick 9\n  refused: unknown_state: hero: no state 'fly'",
+           "  refused: invalid_argument: plain has no state machine",
+           "played 12 ticks at 60 Hz: ",
+           " 4 refused calls, 0 dropped events",
+       }) {
+    EXPECT_NE(report.find(line), std::string::npos) << line << "\n" << report;
+  }
+  // The same calls through the player by hand give the same run.
+  ScenePlayer player = std::move(*ScenePlayer::create(&pack, 60));
+  const ObjectId hero = *player.find("hero");
+  for (int64_t t = 0; t < 12; ++t) {
+    if (t == 2) {
+      ASSERT_TRUE(player.fire_trigger(hero, "jump"));
+    } else if (t == 4) {
+      ASSERT_TRUE(player.play_state(hero, "locomotion", 0.02));
+    } else if (t == 6) {
+      ASSERT_TRUE(player.set_parameter(hero, "speed", 5.5f));
+    }
+    player.step();
+  }
+  EXPECT_EQ(player.state(hero), "strafe");
+  std::string again;
+  EXPECT_EQ(*run_play(pack, {12, 60}, s.commands, &again), *hash);
+  EXPECT_EQ(again, report);
+}
 
 TEST(PlayCommand, ReportsEventsPosesAndRefusalsOnTheirTicks) {
   const Pack pack = make_pack();
@@ -202,6 +307,86 @@ TEST(PoseCommand, PlacesNodeRigPartsByTheirJointAndKeepsStaticOnes) {
   const json hero = json::parse(*pose_json(pack, "hero", 3, 60));
   EXPECT_TRUE(hero["joints"].empty());
   EXPECT_TRUE(hero["parts"].empty());
+}
+
+// An object with a state machine is stepped from tick 0 with --set and --state applied
+// there: its pose is the one a ScenePlayer stepped with the same calls shows.
+TEST(PoseCommand, SetAndStateActAtTickZeroAndTheMachineIsStepped) {
+  const Pack pack = graph_pack();
+  MachineSettings settings;
+  settings.parameters = {
+      {"speed", "2.5"}, {"turn", "-0.5"}, {"grounded", "false"}, {"jump", "true"}};
+  for (const std::string state : {"", "strafe"}) {
+    settings.state = state;
+    ScenePlayer player = std::move(*ScenePlayer::create(&pack, 60));
+    const ObjectId hero = *player.find("hero");
+    ASSERT_TRUE(player.set_parameter(hero, "speed", 2.5f));
+    ASSERT_TRUE(player.set_parameter(hero, "turn", -0.5f));
+    ASSERT_TRUE(player.set_parameter(hero, "grounded", false));
+    ASSERT_TRUE(player.fire_trigger(hero, "jump"));
+    if (!state.empty()) {
+      ASSERT_TRUE(player.play_state(hero, state));
+    }
+    for (int64_t t = 0; t <= 150; ++t) {
+      player.step();
+      if (t % 50 != 0) continue;
+      const Result<std::string> text = pose_json(pack, "hero", t, 60, settings);
+      ASSERT_TRUE(text) << text.error().message();
+      const json j = json::parse(*text);
+      const std::span<const Mat4> palette = player.palette(hero);
+      ASSERT_EQ(j["joints"].size(), palette.size());
+      for (size_t k = 0; k < palette.size(); ++k) {
+        const std::vector<float> got = floats(j["joints"][k]["palette"]);
+        ASSERT_EQ(got.size(), 16u);
+        EXPECT_TRUE(bits_equal(got.data(), palette[k].m, 16)) << state << " tick " << t;
+      }
+    }
+  }
+  // Without settings the stepped pose is the player's too (the jump is never fired).
+  ScenePlayer player = std::move(*ScenePlayer::create(&pack, 60));
+  for (int t = 0; t <= 40; ++t) player.step();
+  const json j = json::parse(*pose_json(pack, "hero", 40, 60));
+  EXPECT_TRUE(
+      bits_equal(floats(j["joints"][2]["palette"]).data(), player.palette(ObjectId{0})[2].m, 16));
+}
+
+TEST(PoseCommand, RefusesSettingsItCannotApply) {
+  const Pack pack = graph_pack();
+  const struct {
+    MachineSettings settings;
+    const char* object;
+    ErrorCode code;
+    const char* says;
+  } cases[] = {
+      {{{{"speed", "1"}}, ""}, "plain", ErrorCode::kInvalidArgument, "no state machine"},
+      {{{{"sped", "1"}}, ""}, "hero", ErrorCode::kUnknownParameter, "--set sped"},
+      {{{{"speed", "true"}}, ""}, "hero", ErrorCode::kWrongParameterKind, "--set speed"},
+      {{{{"speed", "9"}}, ""}, "hero", ErrorCode::kBadParameterValue, "--set speed"},
+      {{{{"jump", "false"}}, ""}, "hero", ErrorCode::kInvalidArgument, "fired by true"},
+      {{{{"speed", "fast"}}, ""}, "hero", ErrorCode::kInvalidArgument, "neither"},
+      {{{}, "fly"}, "hero", ErrorCode::kUnknownState, "--state fly"},
+  };
+  for (const auto& c : cases) {
+    const Result<std::string> r = pose_json(pack, c.object, 3, 60, c.settings);
+    ASSERT_FALSE(r) << c.says;
+    EXPECT_EQ(r.error().code(), c.code) << c.says;
+    EXPECT_NE(std::string(r.error().message()).find(c.says), std::string::npos)
+        << r.error().message();
+  }
+  const Result<std::string> late = pose_json(pack, "hero", kMaxSteppedPoseTick + 1, 60);
+  ASSERT_FALSE(late);
+  EXPECT_EQ(late.error().code(), ErrorCode::kInvalidArgument);
+  EXPECT_TRUE(pose_json(pack, "plain", kMaxSteppedPoseTick + 1, 60)) << "no machine: posed at once";
+  MachineSettings::Parameter p;
+  std::string error;
+  EXPECT_TRUE(parse_setting("speed=1.5", &p, &error));
+  EXPECT_EQ(p.name, "speed");
+  EXPECT_EQ(p.value, "1.5");
+  EXPECT_FALSE(parse_setting("speed", &p, &error));
+  EXPECT_FALSE(parse_setting("=1", &p, &error));
+  EXPECT_FALSE(parse_setting("speed=", &p, &error));
+  EXPECT_FALSE(parse_setting("speed=yes", &p, &error));
+  EXPECT_NE(error.find("neither"), std::string::npos) << error;
 }
 
 TEST(PoseCommand, RefusesAnUnknownObjectOrANegativeTick) {
@@ -369,6 +554,42 @@ TEST_F(Cli, UsageErrorsExitTwoAndInputErrorsOne) {
   EXPECT_NE(help.output.find("pose PACK.anpk"), std::string::npos);
   EXPECT_EQ(run("play --help").status, 0);
   EXPECT_EQ(run("pose --help").status, 0);
+}
+
+TEST_F(Cli, PlayScriptAndPoseDriveAStateMachine) {
+  const std::string graph = (dir_ / "graph.anpk").string();
+  ASSERT_EQ(write_file_atomically(graph, write_pack(fixture::make_graph_pack())), "");
+  const fs::path script = dir_ / "machine.txt";
+  std::ofstream(script) << "2 hero trigger jump\n6 hero set speed 5.5\n7 hero set speed x\n";
+  const CliRun bad = run("play " + graph + " --ticks 10 --script " + script.string());
+  EXPECT_EQ(bad.status, 1) << bad.output;
+  EXPECT_NE(bad.output.find("machine.txt:3: value 'x' is neither a number nor true or false"),
+            std::string::npos)
+      << bad.output;
+  std::ofstream(script) << "2 hero trigger jump\n6 hero set speed 5.5\n";
+  const CliRun play = run("play " + graph + " --ticks 10 --script " + script.string());
+  EXPECT_EQ(play.status, 0) << play.output;
+  EXPECT_NE(play.output.find(" state jump\n"), std::string::npos) << play.output;
+
+  const CliRun pose = run("pose " + graph +
+                          " --object hero --tick 20 --json --set speed=2 --set grounded=false "
+                          "--state strafe");
+  EXPECT_EQ(pose.status, 0) << pose.output;
+  const Pack pack = *Pack::open(graph);
+  MachineSettings settings;
+  settings.parameters = {{"speed", "2"}, {"grounded", "false"}};
+  settings.state = "strafe";
+  EXPECT_EQ(pose.output, *pose_json(pack, "hero", 20, 60, settings));
+  const CliRun usage = run("pose " + graph + " --object hero --tick 20 --set speed");
+  EXPECT_EQ(usage.status, 2) << usage.output;
+  EXPECT_NE(usage.output.find("--set takes PARAMETER=VALUE"), std::string::npos) << usage.output;
+  const CliRun wrong = run("pose " + graph + " --object hero --tick 20 --state fly");
+  EXPECT_EQ(wrong.status, 1) << wrong.output;
+  EXPECT_NE(wrong.output.find("--state fly: hero: no state 'fly'"), std::string::npos)
+      << wrong.output;
+  const CliRun late = run("pose " + graph + " --object hero --tick 1000001");
+  EXPECT_EQ(late.status, 1) << late.output;
+  EXPECT_NE(late.output.find("stepped from tick 0"), std::string::npos) << late.output;
 }
 
 TEST_F(Cli, PoseAtTheLastAllowedTickAnswersAtOnce) {

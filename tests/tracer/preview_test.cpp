@@ -16,10 +16,12 @@
 #include <string>
 #include <vector>
 
+#include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
 #include "animpack/tracer/framing.h"
 #include "animpack/tracer/render.h"
 #include "animpack/tracer/stage.h"
+#include "fixtures/graph_fixture.h"
 #include "fixtures/run_cli.h"
 #include "fixtures/test_data.h"
 #include "trace_fixture.h"
@@ -128,6 +130,71 @@ TEST_F(Preview, AFilmstripIsKFramesOfTheClipInOneLabelledRow) {
   bool text = false;
   for (int x = 0; x < 60; ++x) text = text || png.at(x, 5)[0] > 200;
   EXPECT_TRUE(text);
+}
+
+// The state machine pack (tests/fixtures/graph_fixture.h): hero's states, parameters and
+// layers, and the additive clip Breathe.
+class PreviewGraph : public Preview {
+ protected:
+  void SetUp() override {
+    Preview::SetUp();
+    graph_ = (dir_ / "graph.anpk").string();
+    ASSERT_EQ(animpack::write_file_atomically(
+                  graph_, animpack::write_pack(animpack::fixture::make_graph_pack())),
+              "");
+  }
+  Png preview_graph(const std::string& args, const std::string& name, int status = 0,
+                    CliRun* out_run = nullptr) {
+    const fs::path out = dir_ / name;
+    const CliRun r = run("preview " + graph_ + " " + args + " --threads 2 -o " + out.string());
+    if (out_run) *out_run = r;
+    EXPECT_EQ(r.status, status) << args << "\n" << r.output;
+    return status == 0 ? load(out) : Png{};
+  }
+  std::string graph_;
+};
+
+TEST_F(PreviewGraph, AStateIsAFilmstripOfItsCycleStepped) {
+  CliRun r;
+  // jump plays Rotate (2 s): ticks 0, 30, 60, 90, the column bends between them.
+  const Png jump =
+      preview_graph("--object hero --state jump --frames 4 --size 40x48", "jump.png", 0, &r);
+  ASSERT_EQ(jump.width, 4 * 40);
+  ASSERT_EQ(jump.height, 11 + 48);
+  EXPECT_NE(r.output.find("1 clip(s) x 4 frame(s)"), std::string::npos) << r.output;
+  EXPECT_TRUE(cells_differ(jump, 0, 40, 11, 40, 38));
+  // A parameter changes the pose: locomotion at speed 4 is Cubic, at 0 Step.
+  const Png fast = preview_graph("--object hero --set speed=4 --frames 2 --size 40x48", "f.png");
+  const Png still = preview_graph("--object hero --set speed=0 --frames 2 --size 40x48", "s.png");
+  ASSERT_EQ(fast.width, 2 * 40);
+  EXPECT_NE(fast.rgba, still.rgba);
+  // The layered object's state machine has layers only: no parameter to set.
+  preview_graph("--object layered --set x=1", "l.png", 1, &r);
+  EXPECT_NE(r.output.find("no parameter 'x'"), std::string::npos) << r.output;
+}
+
+TEST_F(PreviewGraph, AContactSheetShowsAdditiveClipsToo) {
+  CliRun r;
+  const Png sheet = preview_graph("--object hero --frames 2 --size 32x32", "sheet.png", 0, &r);
+  EXPECT_EQ(sheet.height, 5 * (11 + 32));  // Step, Linear, Cubic, Rotate, Breathe
+  EXPECT_NE(r.output.find("5 clip(s) x 2 frame(s)"), std::string::npos) << r.output;
+}
+
+TEST_F(PreviewGraph, RefusesSettingsItCannotApply) {
+  CliRun r;
+  preview_graph("--object hero --state jump --clip Step", "a.png", 2, &r);
+  EXPECT_NE(r.output.find("one or the other"), std::string::npos) << r.output;
+  preview_graph("--object hero --set speed", "b.png", 2, &r);
+  EXPECT_NE(r.output.find("PARAMETER=VALUE"), std::string::npos) << r.output;
+  preview_graph("--object hero --set speed=fast", "c.png", 2);
+  preview_graph("--object plain --set speed=1", "d.png", 1, &r);
+  EXPECT_NE(r.output.find("no state machine"), std::string::npos) << r.output;
+  preview_graph("--object hero --state fly", "e.png", 1, &r);
+  EXPECT_NE(r.output.find("--state fly"), std::string::npos) << r.output;
+  preview_graph("--object hero --set speed=true", "f.png", 1, &r);
+  EXPECT_NE(r.output.find("--set speed"), std::string::npos) << r.output;
+  preview_graph("--object hero --set speed=9", "g.png", 1);
+  EXPECT_FALSE(fs::exists(dir_ / "g.png"));
 }
 
 TEST_F(Preview, TakesAClipByIndexAsByName) {
