@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "animpack/compiler/atlas_import.h"
@@ -51,6 +52,7 @@ class Cooker {
     }
     for (const SceneMesh& mesh : scene_.meshes) load_mesh(mesh);
     for (const SceneObject& object : scene_.objects) cook_object(object);
+    finish_rigs();
     for (CookedMesh& m : out_.pack.meshes)
       compute_mesh_bounds(m, m.rig >= 0 ? &out_.pack.rigs[static_cast<size_t>(m.rig)] : nullptr);
     return std::move(out_);
@@ -399,37 +401,68 @@ class Cooker {
     }
   }
 
-  // The additive version of rig clip `source` against `reference`: made once per (clip,
-  // reference) per rig however many layers and objects play it, appended to the rig's
-  // clips (the rig rebuilt), its source animation that of `source`. nullopt after E0901.
-  std::optional<uint16_t> additive_clip(const LoadedMesh& mesh, uint16_t source,
-                                        AdditiveReference reference) {
-    CookedRig& cooked = out_.pack.rigs[static_cast<size_t>(mesh.pack_rig)];
-    const Clip& clip = cooked.rig.clips()[source];
-    if (Result<uint16_t> have = cooked.rig.find_clip(clip.name(), reference)) return *have;
-    Result<Clip> additive = make_additive_clip(clip, cooked.rig.skeleton(), reference);
-    if (!additive) {
-      sink_.report("E0901", file_, 0, 0,
-                   "internal error: the additive version of clip " + quote(clip.name()) +
-                       " cannot be made: " + additive.error().message() +
-                       " (a cooker bug: please report it with this scene)");
-      return std::nullopt;
+  // The index the additive version of rig clip `source` against `reference` will have:
+  // one per (clip, reference) per rig however many layers and objects play it, appended to
+  // the rig's clips when every object is cooked (finish_rigs), so that a rig is rebuilt
+  // once, not once per clip.
+  uint16_t additive_clip(const LoadedMesh& mesh, uint16_t source, AdditiveReference reference) {
+    const CookedRig& cooked = out_.pack.rigs[static_cast<size_t>(mesh.pack_rig)];
+    std::vector<PendingAdditive>& pending = pending_additive_[mesh.pack_rig];
+    const auto key = std::make_tuple(mesh.pack_rig, source, reference);
+    if (auto it = additive_index_.find(key); it != additive_index_.end()) return it->second;
+    // At most 2 per clip of a glTF's 1024 animations: far below a rig's 65535 clips.
+    const auto index = static_cast<uint16_t>(cooked.rig.clips().size() + pending.size());
+    pending.push_back({source, reference});
+    additive_index_.emplace(key, index);
+    return index;
+  }
+
+  // Appends the additive clips the layers play to their rigs (each rig rebuilt once,
+  // clip_source_animations naming each one's source animation), then checks every state
+  // machine against its final rig as the runtime will (GraphDef::validate): on a scene
+  // without errors a failure is a cooker bug, E0901.
+  void finish_rigs() {
+    for (auto& [rig_index, pending] : pending_additive_) {
+      CookedRig& cooked = out_.pack.rigs[static_cast<size_t>(rig_index)];
+      std::vector<Clip> clips = copy_clips(cooked.rig);
+      std::vector<int> sources = cooked.clip_source_animations;
+      sources.resize(clips.size(), -1);
+      bool ok = true;
+      for (const PendingAdditive& p : pending) {
+        const Clip& source = cooked.rig.clips()[p.source];
+        Result<Clip> additive = make_additive_clip(source, cooked.rig.skeleton(), p.reference);
+        if (!additive) {
+          sink_.report("E0901", file_, 0, 0,
+                       "internal error: the additive version of clip " + quote(source.name()) +
+                           " cannot be made: " + additive.error().message() +
+                           " (a cooker bug: please report it with this scene)");
+          ok = false;
+          break;
+        }
+        for (const Channel& ch : additive->channels()) {
+          contents_ += (ch.times.size() + ch.values.size()) * sizeof(float);
+        }
+        clips.push_back(std::move(*additive));
+        sources.push_back(sources[p.source]);
+      }
+      if (ok && rebuild_rig(cooked, std::move(clips), "its additive clips")) {
+        cooked.clip_source_animations = std::move(sources);
+      }
     }
-    uint64_t bytes = 0;
-    for (const Channel& ch : additive->channels()) {
-      bytes += (ch.times.size() + ch.values.size()) * sizeof(float);
+    if (sink_.has_errors()) return;  // graphs may lack what was refused at its key
+    for (const CookedObject& o : out_.pack.objects) {
+      if (!o.animation.graph || o.mesh < 0) continue;
+      const int rig = out_.pack.meshes[static_cast<size_t>(o.mesh)].rig;
+      if (rig < 0) continue;  // refused at its clips: a mesh without a rig has none
+      const Result<void> valid =
+          o.animation.graph->validate(out_.pack.rigs[static_cast<size_t>(rig)].rig);
+      if (!valid) {
+        sink_.report("E0901", file_, 0, 0,
+                     "internal error: object " + quote(o.name) +
+                         "'s state machine does not validate: " + valid.error().message() +
+                         " (a cooker bug: please report it with this scene)");
+      }
     }
-    std::vector<Clip> clips = copy_clips(cooked.rig);
-    const size_t index = clips.size();
-    clips.push_back(std::move(*additive));
-    const int animation =
-        source < cooked.clip_source_animations.size() ? cooked.clip_source_animations[source] : -1;
-    if (!rebuild_rig(cooked, std::move(clips), "an additive clip")) return std::nullopt;
-    if (cooked.clip_source_animations.size() + 1 == cooked.rig.clips().size()) {
-      cooked.clip_source_animations.push_back(animation);
-    }
-    contents_ += bytes;
-    return static_cast<uint16_t>(index);
   }
 
   // A layer's `mask` as one weight per joint (make_joint_mask), every joint name checked
@@ -437,13 +470,19 @@ class Cooker {
   std::optional<std::vector<float>> cook_mask(const SceneObject& object, const SceneLayer& layer,
                                               const Rig* rig) {
     std::vector<MaskEntry> entries;
-    std::vector<std::string_view> joints;
-    if (rig) {
-      for (const Joint& j : rig->skeleton().joints()) joints.push_back(j.name);
-    }
+    std::vector<std::string_view> joints;  // for hints, listed at the first unknown joint
+    // The same mask on one rig (objects sharing a mesh and a layer) is expanded once.
+    std::string key(reinterpret_cast<const char*>(&rig), sizeof rig);
     bool ok = true;
     for (const SceneMaskEntry& m : layer.mask) {
+      key += m.joint;
+      key += '\0';
+      key.append(reinterpret_cast<const char*>(&m.weight), sizeof m.weight);
+      key += m.subtree ? '\1' : '\0';
       if (rig == nullptr || rig->skeleton().find_joint(m.joint) < 0) {
+        if (rig && joints.empty()) {
+          for (const Joint& j : rig->skeleton().joints()) joints.push_back(j.name);
+        }
         at("E0211", m.joint_pos,
            "mask joint " + quote(m.joint) + " is not a joint of mesh " + object.mesh +
                (rig == nullptr ? " (it has no rig)" : did_you_mean(m.joint, joints)));
@@ -453,6 +492,7 @@ class Cooker {
       entries.push_back({m.joint, m.weight, m.subtree});
     }
     if (!ok || rig == nullptr) return std::nullopt;
+    if (auto it = masks_.find(key); it != masks_.end()) return it->second;
     Result<std::vector<float>> mask = make_joint_mask(rig->skeleton(), entries);
     if (!mask) {
       sink_.report("E0901", file_, 0, 0,
@@ -461,13 +501,15 @@ class Cooker {
                        " (a cooker bug: please report it with this scene)");
       return std::nullopt;
     }
+    masks_.emplace(std::move(key), *mask);
     return std::move(*mask);
   }
 
   // The object's state machine and layers as a GraphDef with indices into its mesh rig
   // (whose clips gain the additive versions its layers play). Names the scene reader
   // reported as unknown are left out; the GraphDef is then incomplete, and the cook has
-  // failed anyway. On a scene without errors, GraphDef::validate is the last guard.
+  // failed anyway. On a scene without errors, GraphDef::validate is the last guard
+  // (finish_rigs).
   void cook_graph(const SceneObject& object, const SceneAnimation& a, const LoadedMesh& mesh,
                   CookedAnimation& out) {
     GraphDef g;
@@ -546,17 +588,7 @@ class Cooker {
       }
       if (ok) g.layers.push_back(std::move(d));
     }
-    if (!sink_.has_errors()) {
-      if (const Rig* rig = rig_of(mesh); rig == nullptr) {
-        // Only a mesh with a rig plays: a graph on one without is refused at its clips.
-      } else if (Result<void> valid = g.validate(*rig); !valid) {
-        sink_.report("E0901", file_, 0, 0,
-                     "internal error: object " + quote(object.name) +
-                         "'s state machine does not validate: " + valid.error().message() +
-                         " (a cooker bug: please report it with this scene)");
-      }
-    }
-    out.graph = std::move(g);
+    out.graph = std::move(g);  // checked against the final rig in finish_rigs
   }
 
   // An atlas file, read and decoded once however many objects show it.
@@ -742,7 +774,15 @@ class Cooker {
   std::map<std::string, LoadedAtlas> atlases_;  // by normal path
   std::map<std::string, int> sheets_;           // sheet_key -> pack sheet
   size_t suggestion_budget_ = size_t{1} << 18;  // name comparisons for hints
-  uint64_t contents_ = 0;                       // estimated pack bytes so far
+  // Additive clips layers play, made in finish_rigs: per pack rig, in index order.
+  struct PendingAdditive {
+    uint16_t source = 0;
+    AdditiveReference reference = AdditiveReference::kFirstFrame;
+  };
+  std::map<int, std::vector<PendingAdditive>> pending_additive_;
+  std::map<std::tuple<int, uint16_t, AdditiveReference>, uint16_t> additive_index_;
+  std::map<std::string, std::vector<float>> masks_;  // expanded masks by rig and entries
+  uint64_t contents_ = 0;                            // estimated pack bytes so far
   bool contents_reported_ = false;
   std::unordered_multimap<uint64_t, int> texture_by_hash_;  // pixel hash -> pack texture
 };

@@ -909,7 +909,8 @@ std::span<const AnimEvent> Animator::advance(int64_t tick) {
 
 // A masked or additive layer: each channel's value set, mixed in or added by
 // weight * mask[joint]; a joint of weight 0 is left exactly as it is.
-void Animator::sample_layer_masked(Layer& layer, float t, std::span<Trs> pose) {
+// Out of line, so that sample_layer's plain-layer path stays as it was.
+[[gnu::noinline]] void Animator::sample_layer_masked(Layer& layer, float t, std::span<Trs> pose) {
   const Clip& clip = rig_->clips()[layer.clip];
   const float w = layer.weight;
   const bool additive = layer.mode == LayerMode::kAdditive;

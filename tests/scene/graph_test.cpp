@@ -545,6 +545,19 @@ TEST(SceneGraph, SpriteAnimationsRefuseEveryGraphKey) {
       << all(r);
 }
 
+TEST(SceneGraph, MissingRequiredKeysAreReportedAtTheirTable) {
+  expect_one(machine("[[object.animation.transitions]]\nto = \"idle\"\nexit_time = 1\n"), "E0103",
+             21, 1, "transition 2 has no `from`");
+  expect_one(machine("[[object.animation.transitions]]\nfrom = \"air\"\nexit_time = 1\n"), "E0103",
+             21, 1, "transition 2 has no `to`");
+  expect_one(machine("[object.animation.states.walk]\nblend_parameter = \"speed\"\n"
+                     "points = [{ clip = \"A\", at = 0 }, { at = 1 }]\n"
+                     "[[object.animation.transitions]]\nfrom = \"*\"\nto = \"walk\"\n"),
+             "E0103", 23, 35, "point 2 of state `walk` has no `clip`");
+  expect_one(hero("[[object.animation.layers]]\nweight = 0.5\n"), "E0103", 8, 1,
+             "layer 1 has no `clip`");
+}
+
 TEST(SceneGraph, UnknownKeysOfTheNewTablesSuggestTheirKeys) {
   expect_one(machine("[[object.animation.transitions]]\nfrom = \"air\"\nto = \"idle\"\n"
                      "exit_tme = 1\n"),

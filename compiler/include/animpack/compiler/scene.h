@@ -1,8 +1,11 @@
-// The scene file (docs/scene-format.md): `[[mesh]]` tables naming glTF files and
-// `[[object]]` tables placing objects with their `[object.animation]`, read from TOML with
-// the source position of every key, and checked for every rule the file alone can
-// decide: unknown keys, kinds, names, ranges and the sprite/skeletal split. Checks that
-// need the assets (a clip of a glTF, a frame of an atlas) are the cooker's (E02xx).
+// The scene file (docs/scene-format.md): `[[mesh]]` tables naming glTF files (with events
+// on their clips) and `[[object]]` tables placing objects with their `[object.animation]`
+// (a clip, a blend, a sprite, or a state machine with parameters, states, transitions and
+// layers), read from TOML with the source position of every key, and checked for every
+// rule the file alone can decide: unknown keys, kinds, names, ranges, the sprite/skeletal
+// split, and a state machine's names, parameter kinds and ranges. Checks that need the
+// assets (a clip of a glTF, a joint of its rig, a frame of an atlas) are the cooker's
+// (E02xx).
 //
 //   animpack::DiagnosticSink sink;
 //   animpack::Scene scene = animpack::read_scene("assets/demo/scene.toml", sink);
