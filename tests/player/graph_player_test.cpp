@@ -14,6 +14,7 @@
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/scene_player.h"
 #include "fixtures/graph_fixture.h"
+#include "fixtures/graph_golden_run.h"
 
 namespace animpack {
 namespace {
@@ -314,6 +315,15 @@ TEST_F(ScenePlayerGraph, OverlayEventsFireOnlyWhileTheirWeightIsAboveZero) {
   EXPECT_GT(inhales(240), 0);
   ASSERT_TRUE(p.set_parameter(kHero, "tired", 0.0f));
   EXPECT_EQ(inhales(240), 0);
+}
+
+// The state machines' golden run (tests/fixtures/graph_golden_run.h) over the pack the
+// writer makes now: the same value as over the committed graph_v3.anpk (runtime_tests).
+TEST(GraphGolden, AScriptedStateMachineGameHashesToTheGoldenValue) {
+  const Pack pack = open(fixture::make_graph_pack());
+  const uint64_t h = graph_golden::scripted_run(pack);
+  EXPECT_EQ(h, graph_golden::kGoldenHash) << "got 0x" << std::hex << h;
+  EXPECT_EQ(graph_golden::scripted_run(pack), h) << "two runs give the same bits";
 }
 
 }  // namespace

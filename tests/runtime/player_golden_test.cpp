@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "animpack/pack.h"
+#include "fixtures/graph_golden_run.h"
 #include "fixtures/player_golden_run.h"
 
 namespace animpack {
@@ -20,6 +21,15 @@ TEST(PlayerGolden, TheCommittedPackHashesToTheGoldenValue) {
   ASSERT_TRUE(pack) << path << ": " << pack.error().message();
   const uint64_t h = player_golden::scripted_run(*pack);
   EXPECT_EQ(h, player_golden::kGoldenHash) << "got 0x" << std::hex << h;
+}
+
+// The state machines' golden run over the committed format 3 pack (graph_v3.anpk).
+TEST(GraphGolden, TheCommittedPackHashesToTheGoldenValue) {
+  const auto path = std::filesystem::path(ANIMPACK_SOURCE_DIR) / "tests/data/packs/graph_v3.anpk";
+  auto pack = Pack::open(path.string());
+  ASSERT_TRUE(pack) << path << ": " << pack.error().message();
+  const uint64_t h = graph_golden::scripted_run(*pack);
+  EXPECT_EQ(h, graph_golden::kGoldenHash) << "got 0x" << std::hex << h;
 }
 
 }  // namespace
