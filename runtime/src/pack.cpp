@@ -695,6 +695,12 @@ Result<void> Pack::load() {
           const auto additive = static_cast<uint8_t>(clip_in->additive());
           if (additive > 2) return bad("rig %u clip %u: bad additive reference %u", r, c, additive);
           clip.set_additive(static_cast<AdditiveReference>(additive));
+          // An additive clip keeps its source's duration when the channels that add
+          // nothing (keyed latest, perhaps) were left out: its keys may end before it.
+          if (additive != 0 && std::isfinite(clip_in->duration()) &&
+              clip_in->duration() > clip.duration() && clip_in->duration() <= kMaxClipSeconds) {
+            clip.extend_duration(clip_in->duration());
+          }
           if (clip.duration() != clip_in->duration()) {
             return bad("rig %u clip %u: duration %g, keys end at %g", r, c,
                        static_cast<double>(clip_in->duration()),

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "animpack/compiler/pack_writer.h"
+#include "animpack/layers.h"
 #include "animpack/pack.h"
 #include "animpack/schema/pack_generated.h"
 #include "fixtures/graph_fixture.h"
@@ -120,6 +121,50 @@ TEST(PackGraph, RoundTripsTheAdditiveReferenceOfClips) {
   EXPECT_EQ(rig.clips()[fixture::kBreatheClip].additive(), AdditiveReference::kFirstFrame);
   EXPECT_EQ(rig.clips()[fixture::kBreatheClip].name(), "Breathe");
   EXPECT_EQ(pack->clip_source_animation(0, fixture::kBreatheClip), -1);
+}
+
+// make_additive_clip leaves out channels that add nothing but keeps the source's
+// duration: when the channel keyed latest is one of them, the additive clip's keys end
+// before its duration, and the pack must still open with that duration (its clock and
+// events are the source's).
+TEST(PackGraph, AnAdditiveClipKeepsItsDurationWhenItsLatestChannelAddsNothing) {
+  CookedPack cooked = fixture::make_graph_pack();
+  const Rig& before = cooked.rigs[0].rig;
+  Clip sway("Sway");
+  const float turn_times[] = {0.0f, 1.0f};
+  const float turn_values[] = {0, 0, 0, 1, 0, 0.38268343f, 0, 0.92387953f};  // 45 deg about y
+  sway.add_channel(1, Property::kRotation, Interpolation::kLinear, turn_times, turn_values);
+  const float hold_times[] = {0.0f, 2.0f};
+  const float hold_values[] = {0.5f, 0, 0, 0.5f, 0, 0};  // the same translation: no delta
+  sway.add_channel(2, Property::kTranslation, Interpolation::kLinear, hold_times, hold_values);
+  Result<Clip> additive =
+      make_additive_clip(sway, before.skeleton(), AdditiveReference::kFirstFrame);
+  ASSERT_TRUE(additive) << additive.error().message();
+  ASSERT_EQ(additive->channels().size(), 1u) << "the held translation adds nothing";
+  ASSERT_EQ(additive->duration(), 2.0f);
+  std::vector<Clip> clips;
+  for (const Clip& c : before.clips()) {
+    Clip copy(c.name());
+    for (const Channel& ch : c.channels())
+      copy.add_channel(ch.joint, ch.property, ch.interpolation, ch.times, ch.values);
+    for (const ClipEvent& e : c.events()) copy.add_event(e.name, e.time);
+    copy.set_additive(c.additive());
+    clips.push_back(std::move(copy));
+  }
+  clips.push_back(std::move(sway));
+  clips.push_back(std::move(*additive));
+  Result<Rig> rig = Rig::create(before.skeleton(), std::move(clips));
+  ASSERT_TRUE(rig) << rig.error().message();
+  cooked.rigs[0].rig = std::move(*rig);
+  cooked.rigs[0].clip_source_animations.push_back(-1);
+  cooked.rigs[0].clip_source_animations.push_back(-1);
+
+  auto pack = Pack::from_bytes(write_pack(cooked));
+  ASSERT_TRUE(pack) << pack.error().message();
+  const Result<uint16_t> index = pack->rig(0).find_clip("Sway", AdditiveReference::kFirstFrame);
+  ASSERT_TRUE(index);
+  EXPECT_EQ(pack->rig(0).clips()[*index].duration(), 2.0f);
+  EXPECT_EQ(pack->rig(0).clips()[*index].channels().size(), 1u);
 }
 
 // Each change makes one check fail; the message names the object and the field.
