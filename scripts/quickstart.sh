@@ -35,7 +35,17 @@ if [ "$mode" = demo ]; then
   # The contact sheet of the walking fox: a row per clip, traced like the frames.
   ./build/release/compiler/animpack preview out/demo.anpk --object walker --frames 8 \
     -o out/frames/contact_sheet.png
-  echo "demo: the pack is out/demo.anpk; traced PNG frames and contact_sheet.png are in $(pwd)/out/frames"
+  # The worked example (assets/character): a character with a state machine, a blend
+  # space and layers, played by its script (walk, run, jump, wave, tire, idle); then two
+  # filmstrips of it: walking at speed 1.5 with the wave over it, and the jump.
+  ./build/release/compiler/animpack cook assets/character/scene.toml -o out/character.anpk
+  ./build/release/compiler/animpack play out/character.anpk --ticks 600 \
+    --script assets/character/play.script
+  ./build/release/compiler/animpack preview out/character.anpk --object hero --frames 8 \
+    --set speed=1.5 --set wave=1 -o out/frames/character_walk_wave.png
+  ./build/release/compiler/animpack preview out/character.anpk --object hero --frames 8 \
+    --state jump -o out/frames/character_jump.png
+  echo "demo: the packs are out/demo.anpk and out/character.anpk; traced PNG frames, contact_sheet.png and the character's filmstrips are in $(pwd)/out/frames"
   exit 0
 fi
 
