@@ -41,9 +41,9 @@ if [ "$mode" = demo ]; then
   ./build/release/compiler/animpack cook assets/character/scene.toml -o out/character.anpk
   ./build/release/compiler/animpack play out/character.anpk --ticks 600 \
     --script assets/character/play.script
-  ./build/release/compiler/animpack preview out/character.anpk --object hero --frames 8 \
+  ./build/release/compiler/animpack preview out/character.anpk --object hero --frames 8 --size 200x240 \
     --set speed=1.5 --set wave=1 -o out/frames/character_walk_wave.png
-  ./build/release/compiler/animpack preview out/character.anpk --object hero --frames 8 \
+  ./build/release/compiler/animpack preview out/character.anpk --object hero --frames 8 --size 200x240 \
     --state jump -o out/frames/character_jump.png
   echo "demo: the packs are out/demo.anpk and out/character.anpk; traced PNG frames, contact_sheet.png and the character's filmstrips are in $(pwd)/out/frames"
   exit 0
