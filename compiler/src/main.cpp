@@ -262,17 +262,7 @@ int cook_or_check(int argc, char** argv, bool cook) {
 
 const char* playback_text(Playback p) { return playback_name(p); }
 
-const char* additive_text(AdditiveReference r) {
-  switch (r) {
-    case AdditiveReference::kNone:
-      return "none";
-    case AdditiveReference::kFirstFrame:
-      return "first_frame";
-    case AdditiveReference::kRestPose:
-      return "rest_pose";
-  }
-  return "?";
-}
+const char* additive_text(AdditiveReference r) { return additive_reference_name(r); }
 
 // An object's state machine and layers (pack format 3), one line per parameter, state,
 // transition and layer. Indices are in range: Pack::open checked them.

@@ -224,34 +224,9 @@ std::optional<ParameterKind> parse_parameter_kind(std::string_view text) {
   return std::nullopt;
 }
 
-// The scene's words for parameter kinds and conditions (as graph.h names them).
-const char* kind_word(ParameterKind kind) {
-  switch (kind) {
-    case ParameterKind::kFloat:
-      return "float";
-    case ParameterKind::kBool:
-      return "bool";
-    case ParameterKind::kTrigger:
-      return "trigger";
-  }
-  return "?";
-}
-
-const char* condition_word(ConditionKind kind) {
-  switch (kind) {
-    case ConditionKind::kAbove:
-      return "above";
-    case ConditionKind::kBelow:
-      return "below";
-    case ConditionKind::kIs:
-      return "is";
-    case ConditionKind::kTrigger:
-      return "trigger";
-    case ConditionKind::kExitTime:
-      return "exit_time";
-  }
-  return "?";
-}
+// The scene's words for parameter kinds and conditions are graph.h's names.
+const char* kind_word(ParameterKind kind) { return parameter_kind_name(kind); }
+const char* condition_word(ConditionKind kind) { return condition_kind_name(kind); }
 
 std::optional<AdditiveReference> parse_reference(std::string_view text) {
   if (text == "first_frame") return AdditiveReference::kFirstFrame;

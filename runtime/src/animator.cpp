@@ -333,6 +333,8 @@ void Animator::clear_mixes() {
   mix_count_ = 0;
 }
 
+void Animator::stop_mixes() { clear_mixes(); }
+
 void Animator::stop() {
   clear_mixes();
   for (int o = 0; o < overlay_count_; ++o) slot_used_[overlays_[o].slot] = false;

@@ -645,7 +645,12 @@ Result<void> ScenePlayer::stop_animation(ObjectId object) {
   const Object* o = get(object);
   if (o != nullptr && o->animator >= 0) {
     if (Result<void> r = refuse_states(object, *o); !r) return r;
-    animators_[static_cast<size_t>(o->animator)].stop();
+    Animator& animator = animators_[static_cast<size_t>(o->animator)];
+    if (o->machine >= 0) {
+      animator.stop_mixes();  // the object's layers (its machine's overlays) play on
+    } else {
+      animator.stop();
+    }
     return ok();
   }
   if (o != nullptr && o->sprite >= 0) {

@@ -224,8 +224,20 @@ TEST_F(ScenePlayerGraph, LayersOnlyObjectTakesPlayCalls) {
     ASSERT_TRUE(same_palette(p.palette(kLayered), hand.palette())) << t;
   }
   EXPECT_TRUE(p.animation_errors().empty());
+  // Stopping ends the play calls' mixes; the object's layer plays on over the rest pose.
   ASSERT_TRUE(p.stop_animation(kLayered));
+  hand.stop_mixes();
   EXPECT_EQ(p.animator(kLayered)->mix_count(), 0);
+  const Animator rest = std::move(*Animator::create(rig, 60));  // the rest pose's palette
+  bool moved = false;
+  for (int64_t t = 150; t < 200; ++t) {
+    p.step();
+    (void)hand.advance(t);
+    hand.evaluate(t);
+    ASSERT_TRUE(same_palette(p.palette(kLayered), hand.palette())) << t;
+    moved = moved || !same_palette(p.palette(kLayered), rest.palette());
+  }
+  EXPECT_TRUE(moved) << "the layer still turns its joints after stop_animation";
 }
 
 // Animate::blend with a mask and Animate::additive pose as add_layer does by hand; the

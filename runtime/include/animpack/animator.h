@@ -40,8 +40,8 @@
 //   (kBadClip), so play(), crossfade(), blend(), play_blend() and synced mixes take
 //   ordinary clips only.
 // - Overlays (add_overlay) are layers over the whole result of the mixes, in the order
-//   added, each on its own clock; play(), crossfade() and play_blend() keep them, stop()
-//   and remove_overlay() end them. Their events carry mix = kOverlayMix.
+//   added, each on its own clock; play(), crossfade(), play_blend() and stop_mixes() keep
+//   them, stop() and remove_overlay() end them. Their events carry mix = kOverlayMix.
 // - Synced mixes (crossfade_synced, set_blend_weights): the layers of a blend space. They
 //   share one normalised phase: with weights w_i (shares s_i = w_i / sum w) of clips of
 //   duration d_i the mix plays a cycle of D = sum s_i * d_i seconds, its clock s = offset
@@ -225,6 +225,8 @@ class Animator {
   Result<void> set_weight(LayerId layer, float weight);
   // Stops everything, overlays too: the rest pose from now on, no events.
   void stop();
+  // Stops the mixes only: the overlays play on, over the rest pose.
+  void stop_mixes();
 
   // Events whose marks play passed since the previous advance() (for a layer started
   // at tick t, the first advance at or after t includes its starting position). Retires

@@ -258,7 +258,8 @@ class ScenePlayer {
   // kNothingPlaying, kTooManyLayers, kBadWeight; a sprite refuses (kInvalidArgument).
   Result<void> blend_clip(ObjectId object, std::string_view clip, float weight);
   // Stops the object's animation: the rest pose, or the sprite's still frame. An object
-  // with layers but no states loses its layers too (Animator::stop); one with states
+  // with layers but no states keeps its layers playing over the rest pose (they are part
+  // of the object, as its scene declares it; Animator::stop_mixes); one with states
   // refuses (kInvalidArgument: use play_state). Errors: kInvalidArgument for an invalid
   // id or an object with nothing to animate.
   Result<void> stop_animation(ObjectId object);
