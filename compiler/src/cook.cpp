@@ -135,21 +135,10 @@ class Cooker {
     add_mesh_events(mesh, loaded);
   }
 
-  // A clip's copy (clips are move-only; a rig is rebuilt from copies of its clips).
-  static Clip copy_clip(const Clip& c) {
-    Clip out(c.name());
-    for (const Channel& ch : c.channels()) {
-      out.add_channel(ch.joint, ch.property, ch.interpolation, ch.times, ch.values);
-    }
-    for (const ClipEvent& e : c.events()) out.add_event(e.name, e.time);
-    out.set_additive(c.additive());
-    return out;
-  }
-
   static std::vector<Clip> copy_clips(const Rig& rig) {
     std::vector<Clip> clips;
     clips.reserve(rig.clips().size() + 1);
-    for (const Clip& c : rig.clips()) clips.push_back(copy_clip(c));
+    for (const Clip& c : rig.clips()) clips.push_back(c.copy());  // a rig is rebuilt from copies
     return clips;
   }
 
@@ -168,6 +157,21 @@ class Cooker {
     return true;
   }
 
+  // The clip a skeletal event is on (E0203 when the rig has none), or nothing when the
+  // event is past its clip's end (W0204: it would never fire, so it is dropped).
+  std::optional<uint16_t> event_clip(const Rig* rig, const std::string& mesh, const SceneEvent& e) {
+    const std::optional<uint16_t> c = find_clip(rig, mesh, e.clip, e.clip_pos, "E0203");
+    if (!c) return std::nullopt;
+    const float duration = rig->clips()[*c].duration();
+    if (e.time > duration) {
+      at("W0204", e.time_pos,
+         "event " + quote(e.name) + " at " + seconds(e.time) + " is past the end of clip " +
+             e.clip + " (" + seconds(duration) + ") and never fires; dropped");
+      return std::nullopt;
+    }
+    return c;
+  }
+
   // A [[mesh]]'s `events`: each on its clip in the mesh's rig, so every object using the
   // mesh fires them (and so do the additive versions made later of that clip).
   void add_mesh_events(const SceneMesh& mesh, const LoadedMesh& loaded) {
@@ -176,16 +180,8 @@ class Cooker {
     std::vector<std::pair<uint16_t, const SceneEvent*>> adds;
     for (const SceneEvent& e : mesh.events) {
       if (e.clip.empty()) continue;  // the scene reader reported it
-      const std::optional<uint16_t> c = find_clip(rig, mesh.name, e.clip, e.clip_pos, "E0203");
-      if (!c) continue;
-      const float duration = rig->clips()[*c].duration();
-      if (e.time > duration) {
-        at("W0204", e.time_pos,
-           "event " + quote(e.name) + " at " + seconds(e.time) + " is past the end of clip " +
-               e.clip + " (" + seconds(duration) + ") and never fires; dropped");
-        continue;
-      }
-      adds.emplace_back(*c, &e);
+      if (const std::optional<uint16_t> c = event_clip(rig, mesh.name, e))
+        adds.emplace_back(*c, &e);
     }
     if (adds.empty()) return;
     CookedRig& cooked = out_.pack.rigs[static_cast<size_t>(loaded.pack_rig)];
@@ -388,15 +384,8 @@ class Cooker {
       }
     }
     for (const SceneEvent& e : a.events) {
-      auto c = find_clip(rig, object.mesh, e.clip, e.clip_pos, "E0203");
+      const std::optional<uint16_t> c = event_clip(rig, object.mesh, e);
       if (!c) continue;
-      const float duration = rig->clips()[*c].duration();
-      if (e.time > duration) {
-        at("W0204", e.time_pos,
-           "event " + quote(e.name) + " at " + seconds(e.time) + " is past the end of clip " +
-               e.clip + " (" + seconds(duration) + ") and never fires; dropped");
-        continue;
-      }
       out.events.push_back({e.name, *c, e.time, 0});
     }
   }

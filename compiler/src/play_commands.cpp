@@ -371,6 +371,25 @@ bool parse_setting(std::string_view text, MachineSettings::Parameter* out, std::
   return true;
 }
 
+bool read_machine_flag(std::string_view flag, const char* value, MachineSettings* settings) {
+  if (flag == "--state") {
+    if (*value == '\0') {
+      std::fprintf(stderr, "animpack: --state takes a state name\n");
+      return false;
+    }
+    settings->state = value;
+    return true;
+  }
+  MachineSettings::Parameter p;
+  std::string error;
+  if (!parse_setting(value, &p, &error)) {
+    std::fprintf(stderr, "animpack: %s\n", error.c_str());
+    return false;
+  }
+  settings->parameters.push_back(std::move(p));
+  return true;
+}
+
 Result<void> apply_settings(ScenePlayer& player, ObjectId object, const MachineSettings& settings) {
   if (settings.empty()) return ok();
   const StateMachine* machine = player.state_machine(object);
@@ -766,24 +785,9 @@ bool parse_command_line(int argc, char** argv, bool pose, CommandLine& o) {
       o.object = v;
     } else if (pose && a == "--json") {
       o.json = true;
-    } else if (pose && a == "--set") {
+    } else if (pose && (a == "--set" || a == "--state")) {
       const char* v = value();
-      if (v == nullptr) return false;
-      MachineSettings::Parameter p;
-      std::string error;
-      if (!parse_setting(v, &p, &error)) {
-        std::fprintf(stderr, "animpack: %s\n", error.c_str());
-        return false;
-      }
-      o.settings.parameters.push_back(std::move(p));
-    } else if (pose && a == "--state") {
-      const char* v = value();
-      if (v == nullptr) return false;
-      if (*v == '\0') {
-        std::fprintf(stderr, "animpack: --state takes a state name\n");
-        return false;
-      }
-      o.settings.state = v;
+      if (v == nullptr || !read_machine_flag(a, v, &o.settings)) return false;
     } else if (a.size() > 1 && a[0] == '-') {
       std::fprintf(stderr, "animpack: unknown option '%s'\n", argv[i]);
       return false;

@@ -81,6 +81,10 @@ struct MachineSettings {
 // no `=`, an empty name or a VALUE that is neither a number nor true / false.
 bool parse_setting(std::string_view text, MachineSettings::Parameter* out, std::string* error);
 
+// One `--set` or `--state` flag (`flag`) with its value into *settings, as pose and
+// preview take them; false after printing the problem to stderr.
+bool read_machine_flag(std::string_view flag, const char* value, MachineSettings* settings);
+
 // Applies `settings` to `object` at player.play_tick(): each parameter by its kind (a
 // float to its number, a bool to true / false, a trigger fired by true), then play_state
 // (no fade). Errors: kInvalidArgument for an object without a state machine or a value

@@ -139,24 +139,9 @@ bool parse(int argc, char** argv, PreviewOptions& o) {
         std::fprintf(stderr, "animpack: --size takes WxH, each 16 to 2048, not '%s'\n", v);
         return false;
       }
-    } else if (a == "--set") {
-      const char* v = value("--set");
-      if (!v) return false;
-      MachineSettings::Parameter p;
-      std::string error;
-      if (!parse_setting(v, &p, &error)) {
-        std::fprintf(stderr, "animpack: %s\n", error.c_str());
-        return false;
-      }
-      o.settings.parameters.push_back(std::move(p));
-    } else if (a == "--state") {
-      const char* v = value("--state");
-      if (!v) return false;
-      if (*v == '\0') {
-        std::fprintf(stderr, "animpack: --state takes a state name\n");
-        return false;
-      }
-      o.settings.state = v;
+    } else if (a == "--set" || a == "--state") {
+      const char* v = value(a == "--set" ? "--set" : "--state");
+      if (!v || !read_machine_flag(a, v, &o.settings)) return false;
     } else if (a.size() > 1 && a[0] == '-') {
       std::fprintf(stderr, "animpack: unknown option '%s'\n", argv[i]);
       return false;

@@ -79,6 +79,17 @@ void Clip::add_channel_view(const Channel& channel) {
   if (!channel.times.empty()) duration_ = std::max(duration_, channel.times.back());
 }
 
+Clip Clip::copy() const {
+  Clip out(name_);
+  for (const Channel& ch : channels_) {
+    out.add_channel(ch.joint, ch.property, ch.interpolation, ch.times, ch.values);
+  }
+  for (const ClipEvent& e : events_) out.add_event(e.name, e.time);
+  out.extend_duration(duration_);
+  out.additive_ = additive_;
+  return out;
+}
+
 void Clip::extend_duration(float seconds) { duration_ = std::max(duration_, seconds); }
 
 void Clip::add_event(std::string name, float time) {

@@ -144,12 +144,7 @@ TEST(PackGraph, AnAdditiveClipKeepsItsDurationWhenItsLatestChannelAddsNothing) {
   ASSERT_EQ(additive->duration(), 2.0f);
   std::vector<Clip> clips;
   for (const Clip& c : before.clips()) {
-    Clip copy(c.name());
-    for (const Channel& ch : c.channels())
-      copy.add_channel(ch.joint, ch.property, ch.interpolation, ch.times, ch.values);
-    for (const ClipEvent& e : c.events()) copy.add_event(e.name, e.time);
-    copy.set_additive(c.additive());
-    clips.push_back(std::move(copy));
+    clips.push_back(c.copy());
   }
   clips.push_back(std::move(sway));
   clips.push_back(std::move(*additive));
@@ -337,11 +332,7 @@ TEST(PackGraph, RefusesABadAdditiveReference) {
   std::vector<Clip> clips;
   const Rig& rig = cooked.rigs[0].rig;
   for (const Clip& c : rig.clips()) {
-    Clip copy(c.name());
-    for (const Channel& ch : c.channels())
-      copy.add_channel(ch.joint, ch.property, ch.interpolation, ch.times, ch.values);
-    copy.set_additive(c.additive());
-    clips.push_back(std::move(copy));
+    clips.push_back(c.copy());
   }
   clips[2].set_additive(static_cast<AdditiveReference>(3));
   cooked.rigs[0].rig = *Rig::create(rig.skeleton(), std::move(clips));

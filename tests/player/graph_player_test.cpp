@@ -250,10 +250,7 @@ TEST_F(ScenePlayerGraph, AnimateAdditiveAndMaskedLayersPoseAsAddLayer) {
       // Breathe as a rest-pose clip (the additive layer of the hero still plays it).
       std::vector<Clip> clips;
       for (const Clip& c : cooked.rigs[0].rig.clips()) {
-        Clip copy(c.name());
-        for (const Channel& ch : c.channels())
-          copy.add_channel(ch.joint, ch.property, ch.interpolation, ch.times, ch.values);
-        for (const ClipEvent& e : c.events()) copy.add_event(e.name, e.time);
+        Clip copy = c.copy();
         copy.set_additive(c.additive() == AdditiveReference::kNone ? AdditiveReference::kNone
                                                                    : reference);
         clips.push_back(std::move(copy));

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "animpack/scalar.h"
 #include "fixtures/fixture.h"
@@ -192,6 +193,39 @@ TEST(Clip, RefusesAnEventPastItsEnd) {
   auto r = clip.validate(1);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code(), ErrorCode::kBadClip);
+}
+
+}  // namespace
+}  // namespace animpack
+
+namespace animpack {
+namespace {
+
+// Clip::copy owns its keys (the source may go, or view keys that go), and keeps the
+// events, the additive reference and a duration longer than the keys.
+TEST(Clip, CopyOwnsItsKeysAndKeepsEventsDurationAndReference) {
+  Clip copy;
+  {
+    std::vector<float> times = {0.0f, 0.5f};
+    std::vector<float> values = {0, 0, 0, 1, 2, 3};
+    Clip source("Sway");
+    source.add_channel_view({1, Property::kTranslation, Interpolation::kLinear, times, values});
+    source.add_event("tick", 0.25f);
+    source.extend_duration(2.0f);
+    source.set_additive(AdditiveReference::kRestPose);
+    copy = source.copy();
+    times.assign(times.size(), -1.0f);  // the viewed keys change, then go
+    values.assign(values.size(), 99.0f);
+  }
+  EXPECT_EQ(copy.name(), "Sway");
+  EXPECT_EQ(copy.duration(), 2.0f);
+  EXPECT_EQ(copy.additive(), AdditiveReference::kRestPose);
+  ASSERT_EQ(copy.events().size(), 1u);
+  EXPECT_EQ(copy.events()[0].name, "tick");
+  ASSERT_EQ(copy.channels().size(), 1u);
+  EXPECT_EQ(copy.channels()[0].times[1], 0.5f);
+  EXPECT_EQ(copy.channels()[0].values[5], 3.0f);
+  EXPECT_TRUE(copy.validate(2));
 }
 
 }  // namespace

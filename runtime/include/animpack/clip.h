@@ -79,6 +79,9 @@ class Clip {
                    std::span<const float> times, std::span<const float> values);
   // Adds a channel whose keys live elsewhere and must outlive this clip (a mapped pack).
   void add_channel_view(const Channel& channel);
+  // A copy owning its keys (whatever this clip's channels point into): the same name,
+  // channels, events, duration and additive reference.
+  Clip copy() const;
   // Adds an event; events are kept ordered by time (equal times keep insertion order).
   void add_event(std::string name, float time);
 
