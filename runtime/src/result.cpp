@@ -50,6 +50,8 @@ const char* error_code_name(ErrorCode code) {
       return "unknown_state";
     case ErrorCode::kBadGraph:
       return "bad_graph";
+    case ErrorCode::kBadIk:
+      return "bad_ik";
   }
   return "unknown";
 }

@@ -73,6 +73,7 @@
 #include "animpack/math.h"
 #include "animpack/result.h"
 #include "animpack/rig.h"
+#include "animpack/root_motion.h"
 
 namespace animpack {
 
@@ -239,6 +240,28 @@ class Animator {
   std::span<const Trs> locals() const { return locals_; }
   std::span<const Mat4> globals() const { return globals_; }
   std::span<const Mat4> palette() const { return palette_; }
+  // Post-processing (IK, ik.h) of the pose evaluate() computed: change locals and keep
+  // globals consistent with them (IkSet::apply does), then call refresh_palette(). The
+  // next evaluate() overwrites all three.
+  std::span<Trs> mutable_locals() { return locals_; }
+  std::span<Mat4> mutable_globals() { return globals_; }
+  // palette() = globals() x inverse binds, again.
+  void refresh_palette();
+
+  // Root motion (root_motion.h). From now on every layer holds the root joint's extracted
+  // parts at its clip's first frame (kInPlace, kAccumulate) and advance() collects their
+  // motion from `tracks` (kAccumulate), one per rig clip (the tracks must outlive the
+  // animator; additive clips' tracks are empty; with kInPlace `tracks` may be empty). Call
+  // it at setup, before playing: it allocates (a first-frame value per clip). kOff turns it
+  // off. Errors: RootMotionConfig::validate's, kSizeMismatch for a track count that is
+  // neither 0 (kInPlace) nor clip_count(), check_root_motion_track's; nothing changes on an
+  // error.
+  Result<void> set_root_motion(const RootMotionConfig& config,
+                               std::span<const RootMotionTrack> tracks);
+  const RootMotionConfig& root_motion() const { return root_config_; }
+  // The motion collected since the previous call (kAccumulate; all zero otherwise), in the
+  // object's frame at that call; starts collecting again.
+  RootMotionDelta take_root_motion();
 
   // The clip time (seconds, after playback mapping) a layer shows at `tick`.
   Result<double> clip_time(LayerId layer, int64_t tick) const;
@@ -328,6 +351,10 @@ class Animator {
   std::vector<AnimEvent> events_;  // capacity fixed at create()
   size_t event_count_ = 0;
   uint64_t dropped_events_ = 0;
+  // Root motion (set_root_motion); the root motion helper may add members here.
+  RootMotionConfig root_config_;
+  std::vector<RootMotionTrack> root_tracks_;  // one per clip, or empty
+  RootMotionDelta root_pending_;
 };
 
 }  // namespace animpack

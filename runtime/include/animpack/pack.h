@@ -36,10 +36,12 @@
 #include "animpack/animator.h"
 #include "animpack/bounds.h"
 #include "animpack/graph.h"
+#include "animpack/ik.h"
 #include "animpack/material.h"
 #include "animpack/math.h"
 #include "animpack/result.h"
 #include "animpack/rig.h"
+#include "animpack/root_motion.h"
 #include "animpack/skinning.h"
 #include "animpack/sprite.h"
 
@@ -99,6 +101,10 @@ struct MeshInfo {
   int rig = -1;
   int first_part = 0;  // its parts are parts()[first_part, first_part + part_count)
   int part_count = 0;
+  // Version 4: the mesh's up and forward axes (object space, unit, perpendicular); older
+  // packs read glTF's +Y and +Z.
+  Vec3 up{0, 1, 0};
+  Vec3 forward{0, 0, 1};
 };
 
 struct ObjectEventInfo {
@@ -119,6 +125,12 @@ struct ObjectAnimationInfo {
   // Version 3: the object's state machine and layers (graph.h), indices into the
   // object's mesh rig; absent when the scene gives none.
   std::optional<GraphDef> graph;
+  // Version 4: root motion (root_motion.h; absent: kOff) with one track per clip of the
+  // object's mesh rig (views into the pack; additive clips' are empty), and IK solvers
+  // (ik.h) on the mesh rig's joints, in the scene's order.
+  std::optional<RootMotionConfig> root_motion;
+  std::vector<RootMotionTrack> root_tracks;
+  std::vector<IkSolverDef> ik;
 };
 
 struct ObjectInfo {

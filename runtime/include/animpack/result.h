@@ -45,6 +45,7 @@ enum class ErrorCode : uint16_t {
   kBadParameterValue = 20,   // a value outside the parameter's range or its use's range
   kUnknownState = 21,        // a state name the state machine does not have
   kBadGraph = 22,            // a state machine definition that fails GraphDef::validate
+  kBadIk = 23,               // an IK solver definition IkSet::create refuses
 };
 
 // The name of a code, e.g. "unknown_clip".

@@ -69,11 +69,13 @@
 #include "animpack/camera.h"
 #include "animpack/clip.h"
 #include "animpack/graph.h"
+#include "animpack/ik.h"
 #include "animpack/math.h"
 #include "animpack/pack.h"
 #include "animpack/posed.h"
 #include "animpack/result.h"
 #include "animpack/rig.h"
+#include "animpack/root_motion.h"
 #include "animpack/sprite.h"
 
 namespace animpack {
@@ -285,6 +287,35 @@ class ScenePlayer {
   // The object's state machine, or nullptr.
   StateMachine* state_machine(ObjectId object);
   const StateMachine* state_machine(ObjectId object) const;
+
+  // ---------------------------------------------------------------- root motion and IK
+
+  // An object whose [object.animation] has root_motion (pack format 4) plays with its
+  // root joint held in place (root_motion.h); with policy accumulate, step() collects the
+  // motion, and this returns what was collected since the previous call (in the object's
+  // frame at that call; root_motion_translation() and root_motion_yaw() convert it) and
+  // starts again. The player never moves the object itself: model() stays the scene's.
+  // Errors (also kept in animation_errors()): kInvalidArgument for an invalid id or an
+  // object whose policy is not accumulate.
+  Result<RootMotionDelta> take_root_motion(ObjectId object);
+  // The object's IK solvers ([[object.animation.ik]], in the scene's order; ik.h) run
+  // after its pose is evaluated, every tick, before palette() and posed(). Positions and
+  // directions are in the object's space (its mesh's space, before model(): the space of
+  // Animator::globals()); object_point() maps a world point there. The values hold from
+  // the next step on. Errors (also kept): kInvalidArgument for an invalid id, an object
+  // without IK or an unknown solver name (naming it), and IkSet's.
+  Result<void> set_ik_target(ObjectId object, std::string_view solver, Vec3 target);
+  Result<void> clear_ik_target(ObjectId object, std::string_view solver);
+  Result<void> set_ik_pole(ObjectId object, std::string_view solver, Vec3 pole);
+  Result<void> set_ik_weight(ObjectId object, std::string_view solver, float weight);
+  // A foot solver's ground: height along the mesh's up axis relative to the object's
+  // floor, and the ground's unit normal.
+  Result<void> set_ik_ground(ObjectId object, std::string_view solver, float height, Vec3 normal);
+  // The object's IK set, or nullptr.
+  IkSet* ik(ObjectId object);
+  const IkSet* ik(ObjectId object) const;
+  // inverse(model(object)) applied to a world point; the point itself for an invalid id.
+  Vec3 object_point(ObjectId object, Vec3 world) const;
 
   // ---------------------------------------------------------------- ticks
 

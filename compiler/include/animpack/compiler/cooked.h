@@ -15,9 +15,11 @@
 #include "animpack/animator.h"
 #include "animpack/bounds.h"
 #include "animpack/graph.h"
+#include "animpack/ik.h"
 #include "animpack/material.h"
 #include "animpack/math.h"
 #include "animpack/rig.h"
+#include "animpack/root_motion.h"
 #include "animpack/skinning.h"
 #include "animpack/sprite.h"
 
@@ -65,6 +67,9 @@ struct CookedMesh {
   Box bind_bounds;
   Box static_bounds;                      // empty when every part moves with a joint
   std::vector<JointBounds> joint_bounds;  // ascending joints
+  // The mesh's axes (the scene's `up` and `forward`, default glTF's), unit, perpendicular.
+  Vec3 up{0, 1, 0};
+  Vec3 forward{0, 0, 1};
 };
 
 // A material as the pack stores it (material.h's MaterialInfo, owning its strings).
@@ -117,6 +122,15 @@ struct CookedAnimation {
   // layers), resolved against the object's mesh rig (whose clips include the additive
   // versions its layers play); absent when the scene gives none.
   std::optional<GraphDef> graph;
+  // [object.animation.root_motion], resolved (joint index; up and forward from the mesh):
+  // absent or policy kOff when the scene gives none. With kAccumulate, root_tracks holds
+  // one baked track per clip of the mesh rig (bake_root_motion; additive clips' empty);
+  // with kInPlace it is empty.
+  std::optional<RootMotionConfig> root_motion;
+  std::vector<std::vector<RootMotionSample>> root_tracks;
+  // [[object.animation.ik]], resolved against the mesh rig, in the scene's order (angles
+  // in radians).
+  std::vector<IkSolverDef> ik;
 };
 
 struct CookedObject {

@@ -38,8 +38,10 @@
 #include "animpack/clip.h"
 #include "animpack/compiler/diagnostics.h"
 #include "animpack/graph.h"
+#include "animpack/ik.h"
 #include "animpack/limits.h"
 #include "animpack/math.h"
+#include "animpack/root_motion.h"
 
 namespace animpack {
 
@@ -86,8 +88,12 @@ struct SceneMesh {
   // Events on the mesh's clips (skeletal: `time`), shared by every object using the mesh;
   // in document order.
   std::vector<SceneEvent> events;
+  // The mesh's up and forward axes in its own space (root motion and IK): unit within
+  // 1e-4 (the reader does not normalise) and perpendicular (|dot| <= 1e-4).
+  Vec3 up{0, 1, 0};
+  Vec3 forward{0, 0, 1};
   SourcePos pos;  // the `[[mesh]]` header (or the inline table)
-  SourcePos name_pos, file_pos, events_pos;
+  SourcePos name_pos, file_pos, events_pos, up_pos, forward_pos;
 };
 
 // One entry of a skeletal `blend`.
@@ -209,6 +215,39 @@ struct SceneLayer {
       speed_pos, playback_pos;
 };
 
+// `[object.animation.root_motion]`: what of the root joint's motion is taken out of the
+// pose, and whether it is collected for the game (root_motion.h).
+struct SceneRootMotion {
+  RootMotionPolicy policy = RootMotionPolicy::kOff;
+  std::string joint;                     // "" : the rig's top joint (the cooker resolves)
+  uint8_t extract = kExtractHorizontal;  // `extract = ["horizontal", "vertical", "yaw"]`
+  int32_t rate = 60;                     // [1, kMaxRootMotionRate]
+  SourcePos pos;                         // the table (its header, or the inline table)
+  SourcePos policy_pos, joint_pos, extract_pos, rate_pos;
+  std::vector<SourcePos> extract_element_pos;
+};
+
+// One `[[object.animation.ik]]` table (ik.h). Angles in the scene are degrees.
+struct SceneIk {
+  std::string name;  // unique in the animation; "" -> the last joint's name
+  IkKind kind = IkKind::kTwoBone;
+  std::vector<std::string> joints;  // names in the mesh rig (the cooker resolves)
+  std::vector<SourcePos> joint_element_pos;
+  float weight = 1;               // [0, 1]
+  std::optional<Vec3> target;     // object space
+  std::optional<Vec3> pole;       // object space, not zero
+  float soften = 1;               // (0, 1]
+  float twist_degrees = 0;        // [-180, 180]
+  Vec3 forward{0, 0, 1};          // aim: joint-local, unit
+  Vec3 up{0, 1, 0};               // aim: joint-local, unit, not parallel to forward
+  float max_angle_degrees = 180;  // aim: (0, 180]
+  int32_t iterations = 8;         // chain: [1, kMaxIkIterations]
+  std::string hips;               // foot: "" -> the thigh's parent
+  SourcePos pos;                  // the `[[object.animation.ik]]` header (or table)
+  SourcePos name_pos, kind_pos, joints_pos, weight_pos, target_pos, pole_pos, soften_pos, twist_pos,
+      forward_pos, up_pos, max_angle_pos, iterations_pos, hips_pos;
+};
+
 // An `[object.animation]`. sprite is true when the table has `atlas`; then the sprite
 // members apply, else the skeletal ones. clip, events, speed and start apply to both.
 struct SceneAnimation {
@@ -244,6 +283,11 @@ struct SceneAnimation {
   std::vector<SceneTransition> transitions;  // in written order
   std::vector<SceneLayer> layers;            // in written order
   SourcePos parameters_pos, states_pos, transitions_pos, layers_pos;
+
+  // Skeletal only: root motion and IK (neither makes a graph).
+  std::optional<SceneRootMotion> root_motion;
+  std::vector<SceneIk> ik;  // in written order; at most kMaxIkSolvers
+  SourcePos root_motion_pos, ik_pos;
   // True when any of parameters, states, transitions or layers is given (the cooker makes
   // a GraphDef).
   bool has_graph() const {
