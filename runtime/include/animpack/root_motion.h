@@ -137,8 +137,18 @@ float root_motion_yaw(const RootMotionDelta& delta);
 // must validate too). Computed in double with the runtime's own math, so the same on
 // every platform. Errors: kInvalidArgument (config), kBadClip (clip; an additive clip),
 // kInvalidArgument naming the clip when the motion does not fit int32 (see the units).
+//
+// `feet` (joints of the skeleton, none the root or above it; at most 8): the horizontal
+// travel comes from foot contact instead of from the root, for clips made to play on a
+// treadmill (the Fox's walk, Mixamo's "in place" clips) and as a check on any other. Each
+// sample's pose is posed with the root held (as the pose plays), in double, and each step
+// k -> k + 1 travels by minus the horizontal motion of the foot that is lowest along `up`
+// over the step (the sum of its heights at k and k + 1; the first of equals): the motion
+// that keeps the planted foot where it is. Vertical motion and yaw still come from the
+// root. Needs kExtractHorizontal (kInvalidArgument otherwise).
 Result<std::vector<RootMotionSample>> bake_root_motion(const Skeleton& skeleton, const Clip& clip,
-                                                       const RootMotionConfig& config);
+                                                       const RootMotionConfig& config,
+                                                       std::span<const int32_t> feet = {});
 
 // Checks a track's shape against a clip: N + 1 samples for the clip's duration and rate
 // (or none), sample 0 all zero. kBadClip naming the clip. Pack::open and

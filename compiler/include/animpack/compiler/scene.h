@@ -222,9 +222,10 @@ struct SceneRootMotion {
   std::string joint;                     // "" : the rig's top joint (the cooker resolves)
   uint8_t extract = kExtractHorizontal;  // `extract = ["horizontal", "vertical", "yaw"]`
   int32_t rate = 60;                     // [1, kMaxRootMotionRate]
+  std::vector<std::string> feet;         // joint names: travel from foot contact (bake_root_motion)
   SourcePos pos;                         // the table (its header, or the inline table)
-  SourcePos policy_pos, joint_pos, extract_pos, rate_pos;
-  std::vector<SourcePos> extract_element_pos;
+  SourcePos policy_pos, joint_pos, extract_pos, rate_pos, feet_pos;
+  std::vector<SourcePos> extract_element_pos, feet_element_pos;
 };
 
 // One `[[object.animation.ik]]` table (ik.h). Angles in the scene are degrees.
