@@ -1026,3 +1026,12 @@ void Animator::evaluate(int64_t tick) {
 }
 
 }  // namespace animpack
+
+namespace animpack {
+
+void Animator::refresh_palette() {
+  if (rig_ == nullptr) return;
+  (void)global_to_palette(rig_->skeleton(), globals_, palette_);
+}
+
+}  // namespace animpack
