@@ -153,7 +153,7 @@ TEST(PoseCommand, GivesTheIkdPoseAndTheMotionTakenOfAnAccumulateObject) {
   // turned by the yaw before them, so the root's straight line.
   EXPECT_NEAR(j["root_motion"]["translation"][0].get<double>(), 0.0, 1e-3);
   EXPECT_NEAR(j["root_motion"]["translation"][2].get<double>(), 1.0, 1e-3);
-  EXPECT_EQ(j["root_motion"]["translation"][2].get<double>(),
+  EXPECT_EQ(static_cast<float>(j["root_motion"]["translation"][2].get<double>()),
             static_cast<float>(j["root_motion"]["z"].get<double>() / kRootMotionUnitsPerMetre));
 
   // The look solver (weight 0.5, target fixed in the scene) turned bone3: the same pack
