@@ -206,13 +206,18 @@ TEST(PackRootMotion, RefusesEveryBadField) {
          p.meshes[0].forward = {0, 0.6f, 0.8f};
        },
        "mesh 0: the up and forward axes are not perpendicular"},
-      {"root motion without a rig", [](CookedPack& p) { p.objects[0].mesh = -1; },
+      {"root motion without a rig",
+       [](CookedPack& p) {
+         p.objects[0].mesh = -1;
+         p.objects[0].animation.clip = -1;
+       },
        "object 0: root motion on an object without a rig"},
       {"IK without a rig",
        [](CookedPack& p) {
          p.objects[0].animation.root_motion.reset();
          p.objects[0].animation.root_tracks.clear();
          p.objects[0].mesh = -1;
+         p.objects[0].animation.clip = -1;
        },
        "object 0: IK on an object without a rig"},
       {"too many solvers",

@@ -200,7 +200,8 @@ TEST_F(MotionCli, InspectListsRootMotionAndIk) {
         "    root motion: in_place, joint root, extract horizontal, 60 samples a second"}) {
     EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
   }
-  EXPECT_EQ(r.output.find("clip [5]"), std::string::npos) << "the additive clip has no track";
+  EXPECT_EQ(r.output.find("\n      clip [5]"), std::string::npos)
+      << "the additive clip has no track";
   EXPECT_EQ(r.output.find("axes:"), std::string::npos) << "glTF's axes are not listed";
 }
 

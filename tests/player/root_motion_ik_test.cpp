@@ -62,6 +62,9 @@ TEST(PlayerRootMotion, TakeRootMotionReturnsWhatTheAnimatorCollected) {
       want.z += w.z;
     }
   }
+  Result<RootMotionDelta> last = player.take_root_motion(kWalkerId);
+  ASSERT_TRUE(last);
+  EXPECT_EQ(*last, by_hand.take_root_motion()) << "the rest";
   EXPECT_NE(total.z, 0) << "the walk moved the walker";
   EXPECT_NE(total.yaw, 0) << "and turned it";
   EXPECT_EQ(total.z, want.z);
@@ -96,7 +99,7 @@ TEST(PlayerRootMotion, RefusesObjectsWithoutAccumulate) {
 TEST(PlayerRootMotion, InPlaceHoldsTheRootWhileThePlainObjectWalks) {
   const Pack pack = make_pack();
   ScenePlayer player = std::move(*ScenePlayer::create(&pack, 60));
-  for (int t = 0; t < 30; ++t) player.step();
+  for (int t = 0; t <= 30; ++t) player.step();  // to tick 30: half a pass
   EXPECT_EQ(player.animator(kStanderId)->root_motion().policy, RootMotionPolicy::kInPlace);
   EXPECT_EQ(player.animator(kPlainId)->root_motion().policy, RootMotionPolicy::kOff);
   const float held = player.animator(kStanderId)->globals()[0].m[14];
