@@ -1,12 +1,13 @@
 // Root motion on a real model: the Fox of tests/data/corpus (gltf/Fox; model CC0,
-// rigging, animation and conversion CC-BY-4.0, see tests/data/corpus/README.md). Its Walk is a
-// treadmill clip (the hips stay put; the feet move back while planted), so the travel comes from
-// foot contact (bake_root_motion's feet): played in place with the accumulated motion moving the
-// character, a planted hind foot stays where it is within a stated distance per step.
+// rigging, animation and conversion CC-BY-4.0, see tests/data/corpus/README.md). Its Walk
+// is a treadmill clip (the hips stay put; the feet move back while planted), so the
+// travel comes from foot contact (bake_root_motion's feet): played in place with the
+// accumulated motion moving the character, a planted hind foot stays where it is within
+// a stated distance per step.
 //
 // Units: the Fox's glTF is in metres by the format, but the model is about 58 units tall
-// at the ears and its hips at 40 units: it is authored in centimetres (1 unit = 1 cm of a
-// real fox), and its root matrix is the identity. So "object units" below are Fox
+// at the ears with its hips at 40 units: it is authored in centimetres (1 unit = 1 cm of
+// a real fox), and its root matrix is the identity. So "object units" below are Fox
 // centimetres, and a track's 1/65536 of an object unit is 0.15 µm of fox.
 #include <gtest/gtest.h>
 
