@@ -7,6 +7,7 @@
 #include "animpack/limits.h"
 #include "kernels.h"
 #include "math_inline.h"
+#include "root_motion_math.h"
 
 namespace animpack {
 namespace {
@@ -305,6 +306,7 @@ Animator::Layer Animator::make_layer(uint16_t clip, int64_t tick, const PlayOpti
   slot_used_[slot] = true;
   l.cursors = cursor_pool_.data() +
               static_cast<size_t>(slot) * (cursor_pool_.size() / static_cast<size_t>(kSlots));
+  root_restart(l, tick);
   return l;
 }
 
@@ -536,6 +538,7 @@ Result<LayerId> Animator::crossfade_synced(std::span<const BlendEntry> entries, 
   // Event positions are clip times: the start is seconds of the mix clock.
   for (int i = 0; i < m.layer_count; ++i) {
     m.layers[i].events_from = m.layers[i].offset * m.layers[i].ratio;
+    root_restart(m.layers[i], tick);
   }
   return LayerId{m.layers[0].id};
 }
@@ -684,6 +687,7 @@ Result<void> Animator::set_start(LayerId id, double seconds, int64_t tick) {
     x.base_tick = tick;
     x.events_from = x.synced ? seconds * x.ratio : seconds;
     x.events_inclusive = true;
+    root_restart(x, tick);
   };
   if (l->synced) {
     for (int i = 0; i < mixes_[mix].shared; ++i) restart(mixes_[mix].layers[i]);
@@ -707,10 +711,12 @@ Result<void> Animator::set_playback(LayerId id, Playback playback, int64_t tick)
     const double u = unwrapped(x, tick);
     const double pending = u - x.events_from;
     const double now = x.synced ? map_time(x.playback, clock(x, tick), x.cycle) : mapped(x, u);
+    root_carry(x, tick);  // the root's motion up to `tick` on the old mapping is kept
     x.offset = now;
     x.base_tick = tick;
     x.playback = playback;
     x.events_from = std::max(0.0, (x.synced ? now * x.ratio : now) - pending);
+    root_restart(x, tick);
   };
   if (l->synced) {
     for (int i = 0; i < mixes_[mix].shared; ++i) change(mixes_[mix].layers[i]);
@@ -901,6 +907,7 @@ std::span<const AnimEvent> Animator::advance(int64_t tick) {
       break;
     }
   }
+  if (root_config_.policy == RootMotionPolicy::kAccumulate) collect_root_motion(tick, full);
   if (full > 0) {
     for (int m = 0; m < full; ++m) release_mix(m);
     for (int m = full; m < mix_count_; ++m) mixes_[m - full] = mixes_[m];
@@ -909,19 +916,23 @@ std::span<const AnimEvent> Animator::advance(int64_t tick) {
   return {events_.data(), event_count_};
 }
 
-// A masked or additive layer: each channel's value set, mixed in or added by
-// weight * mask[joint]; a joint of weight 0 is left exactly as it is.
+// A masked or additive layer, or one that holds the root (root motion): each channel's
+// value (the root's held, root_motion.h) set, mixed in or added by weight * mask[joint];
+// a joint of weight 0 is left exactly as it is.
 // Out of line, so that sample_layer's plain-layer path stays as it was.
 [[gnu::noinline]] void Animator::sample_layer_masked(Layer& layer, float t, std::span<Trs> pose) {
   const Clip& clip = rig_->clips()[layer.clip];
   const float w = layer.weight;
   const bool additive = layer.mode == LayerMode::kAdditive;
+  // The root joint whose extracted parts this layer holds, or none (-1).
+  const int root_joint = root_held(layer) ? root_config_.joint : -1;
   const auto channels = clip.channels();
   for (size_t c = 0; c < channels.size(); ++c) {
     const Channel& ch = channels[c];
     const float wj = layer.mask != nullptr ? w * layer.mask[ch.joint] : w;
     if (!(wj > 0.0f)) continue;
-    const Vec4 v = kernel::sample(ch, t, &layer.cursors[c]);
+    Vec4 v = kernel::sample(ch, t, &layer.cursors[c]);
+    if (!additive && ch.joint == root_joint) hold_root(layer, ch.property, v);
     Trs& target = pose[ch.joint];
     if (additive) {
       add_property(target, ch.property, v, wj);
@@ -938,7 +949,7 @@ void Animator::sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose) {
   const float t = static_cast<float>(mapped(layer, unwrapped(layer, tick)));
   const float w = layer.weight;
   if (w <= 0.0f) return;
-  if (layer.mask != nullptr || layer.mode != LayerMode::kOverride) {
+  if (layer.mask != nullptr || layer.mode != LayerMode::kOverride || root_held(layer)) {
     sample_layer_masked(layer, t, pose);
     return;
   }
@@ -1032,6 +1043,323 @@ namespace animpack {
 void Animator::refresh_palette() {
   if (rig_ == nullptr) return;
   (void)global_to_palette(rig_->skeleton(), globals_, palette_);
+}
+
+}  // namespace animpack
+
+// Root motion (root_motion.h): the hold in the pose, the tracks read by play position, the
+// shares and take_root_motion().
+namespace animpack {
+namespace {
+
+// A track position (1/65536 samples) never goes past this: no overflow in 2 * span.
+constexpr int64_t kMaxTrackPosition = int64_t{1} << 62;
+
+int64_t sat_add(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+
+int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) return (a > 0) == (b > 0) ? INT64_MAX : INT64_MIN;
+  return r;
+}
+
+// The track's cumulative motion at position `pos` (1/65536 samples, unwrapped) under a
+// playback: loops add the pass total per pass, ping-pong reads the track backwards on
+// its way back, once holds its end; between samples interpolated in integers.
+void track_value(std::span<const RootMotionSample> s, Playback playback, int64_t pos,
+                 int64_t out[4]) {
+  const int64_t n = static_cast<int64_t>(s.size()) - 1;
+  const int64_t span = n << 16;
+  int64_t passes = 0;
+  int64_t r = pos < 0 ? 0 : pos;
+  switch (playback) {
+    case Playback::kOnce:
+      r = std::min(r, span);
+      break;
+    case Playback::kLoop:
+      passes = r / span;
+      r %= span;
+      break;
+    case Playback::kPingPong: {
+      const int64_t p = r % (2 * span);
+      r = p <= span ? p : 2 * span - p;
+      break;
+    }
+  }
+  const size_t i = static_cast<size_t>(r >> 16);
+  const int64_t f = r & 0xffff;
+  const RootMotionSample& a = s[i];
+  const RootMotionSample& b = f > 0 ? s[i + 1] : a;
+  const RootMotionSample& last = s[static_cast<size_t>(n)];
+  const int64_t av[4] = {a.x, a.y, a.z, a.yaw};
+  const int64_t bv[4] = {b.x, b.y, b.z, b.yaw};
+  const int64_t lv[4] = {last.x, last.y, last.z, last.yaw};
+  for (int c = 0; c < 4; ++c) {
+    const int64_t within = av[c] + (((bv[c] - av[c]) * f + 32768) >> 16);
+    out[c] = sat_add(sat_mul(passes, lv[c]), within);
+  }
+}
+
+}  // namespace
+
+Result<void> Animator::set_root_motion(const RootMotionConfig& config,
+                                       std::span<const RootMotionTrack> tracks) {
+  if (rig_ == nullptr) return Error::make(ErrorCode::kInvalidArgument, "no rig");
+  const Skeleton& skeleton = rig_->skeleton();
+  if (Result<void> r = config.validate(skeleton); !r) return r.error();
+  const auto clips = rig_->clips();
+  if (config.policy == RootMotionPolicy::kOff) {
+    if (!tracks.empty() && tracks.size() != clips.size()) {
+      return Error::make(ErrorCode::kSizeMismatch,
+                         "root motion takes one track per clip (%zu) or none, not %zu",
+                         clips.size(), tracks.size());
+    }
+  } else if (config.policy == RootMotionPolicy::kAccumulate || !tracks.empty()) {
+    if (tracks.size() != clips.size()) {
+      return Error::make(ErrorCode::kSizeMismatch,
+                         "root motion policy %s takes one track per clip (%zu), not %zu",
+                         root_motion_policy_name(config.policy), clips.size(), tracks.size());
+    }
+  }
+  for (size_t c = 0; c < tracks.size(); ++c) {
+    if (Result<void> r = check_root_motion_track(clips[c], config, tracks[c]); !r) {
+      return r.error();
+    }
+  }
+  root_config_ = config;
+  root_pending_ = {};
+  for (bool& set : root_from_set_) set = false;
+  if (config.policy == RootMotionPolicy::kOff) {
+    root_tracks_.clear();
+    root_clips_.clear();
+    return ok();
+  }
+  root_tracks_.assign(tracks.begin(), tracks.end());
+  if (config.policy != RootMotionPolicy::kAccumulate) root_tracks_.clear();
+
+  // A, A^-1 and the yaw's local axis, in double, kept as float for the hold.
+  const rm::DAffine parent = rm::parent_rest_global(skeleton, config.joint);
+  const rm::D33 a_inv = rm::inverse(parent.l);
+  for (int c = 0; c < 3; ++c) {
+    const rm::D3 col = parent.l.c[c], inv = a_inv.c[c];
+    root_a_[c * 3 + 0] = static_cast<float>(col.x);
+    root_a_[c * 3 + 1] = static_cast<float>(col.y);
+    root_a_[c * 3 + 2] = static_cast<float>(col.z);
+    root_a_inv_[c * 3 + 0] = static_cast<float>(inv.x);
+    root_a_inv_[c * 3 + 1] = static_cast<float>(inv.y);
+    root_a_inv_[c * 3 + 2] = static_cast<float>(inv.z);
+  }
+  root_up_ = config.up;
+  const rm::D3 axis = rm::local_axis(parent.l, rm::d3(config.up));
+  root_axis_ =
+      Vec3{static_cast<float>(axis.x), static_cast<float>(axis.y), static_cast<float>(axis.z)};
+
+  const bool moves = (config.extract & (kExtractHorizontal | kExtractVertical)) != 0;
+  const bool turns = (config.extract & kExtractYaw) != 0;
+  const Trs& rest = skeleton.rest_pose()[static_cast<size_t>(config.joint)];
+  root_clips_.assign(clips.size(), RootClip{});
+  for (size_t c = 0; c < clips.size(); ++c) {
+    RootClip& rc = root_clips_[c];
+    rc.t0 = rest.translation;
+    Quat q0 = rest.rotation;
+    bool translation = false, rotation = false;
+    for (const Channel& ch : clips[c].channels()) {
+      if (ch.joint != config.joint) continue;
+      uint32_t cursor = 0;
+      const Vec4 v = sample(ch, 0.0f, &cursor);
+      if (ch.property == Property::kTranslation) {
+        rc.t0 = {v.x, v.y, v.z};
+        translation = true;
+      } else if (ch.property == Property::kRotation) {
+        q0 = normalize(Quat{v.x, v.y, v.z, v.w});
+        rotation = true;
+      }
+    }
+    rc.q0_inv = Quat{-q0.x, -q0.y, -q0.z, q0.w};
+    rc.keys_root = translation || rotation;
+    rc.hold = clips[c].additive() == AdditiveReference::kNone &&
+              ((moves && translation) || (turns && rotation));
+  }
+  return ok();
+}
+
+bool Animator::root_held(const Layer& layer) const {
+  return !root_clips_.empty() && layer.mode == LayerMode::kOverride && root_clips_[layer.clip].hold;
+}
+
+// The root's value as the pose plays it: translation t0 + A^-1 (what is not extracted of
+// A (t - t0)), rotation without the yaw since t = 0 (root_motion.h).
+void Animator::hold_root(const Layer& layer, Property property, Vec4& v) const {
+  const RootClip& rc = root_clips_[layer.clip];
+  const uint8_t extract = root_config_.extract;
+  const float* a = root_a_;
+  const float* ai = root_a_inv_;
+  if (property == Property::kTranslation &&
+      (extract & (kExtractHorizontal | kExtractVertical)) != 0) {
+    const Vec3 t{v.x - rc.t0.x, v.y - rc.t0.y, v.z - rc.t0.z};
+    const Vec3 d{a[0] * t.x + a[3] * t.y + a[6] * t.z, a[1] * t.x + a[4] * t.y + a[7] * t.z,
+                 a[2] * t.x + a[5] * t.y + a[8] * t.z};
+    const Vec3 u = root_up_;
+    const float along = d.x * u.x + d.y * u.y + d.z * u.z;
+    const Vec3 vert{u.x * along, u.y * along, u.z * along};
+    const Vec3 horiz{d.x - vert.x, d.y - vert.y, d.z - vert.z};
+    Vec3 k{0, 0, 0};  // kept: what is not extracted
+    if ((extract & kExtractHorizontal) == 0) k = horiz;
+    if ((extract & kExtractVertical) == 0) k = vert;
+    const Vec3 back{ai[0] * k.x + ai[3] * k.y + ai[6] * k.z,
+                    ai[1] * k.x + ai[4] * k.y + ai[7] * k.z,
+                    ai[2] * k.x + ai[5] * k.y + ai[8] * k.z};
+    v = Vec4{rc.t0.x + back.x, rc.t0.y + back.y, rc.t0.z + back.z, 0.0f};
+  } else if (property == Property::kRotation && (extract & kExtractYaw) != 0) {
+    const Quat q{v.x, v.y, v.z, v.w};
+    const Quat r = q * rc.q0_inv;
+    const Vec3 x = root_axis_;
+    float p = r.x * x.x + r.y * x.y + r.z * x.z;
+    float w = r.w;
+    if (w < 0.0f) {
+      p = -p;
+      w = -w;
+    }
+    const float n = det::sqrt(p * p + w * w);
+    if (!(n > 0.0f)) return;  // a half-turn swing: no twist to take out
+    const Quat untwist{-x.x * p / n, -x.y * p / n, -x.z * p / n, w / n};
+    const Quat held = untwist * q;
+    v = Vec4{held.x, held.y, held.z, held.w};
+  }
+}
+
+int64_t Animator::root_position(const Layer& layer, int64_t tick) const {
+  if (root_tracks_.empty()) return 0;
+  const auto samples = root_tracks_[layer.clip].samples;
+  if (samples.size() < 2) return 0;
+  const double d = clip_seconds(rig_->clips()[layer.clip].duration());
+  if (!(d > 0.0)) return 0;
+  const double n = static_cast<double>(samples.size() - 1);
+  const double pos = std::round(unwrapped(layer, tick) / d * n * 65536.0);
+  return clamp_to_int64(pos, 0, kMaxTrackPosition);
+}
+
+void Animator::root_restart(const Layer& layer, int64_t tick) {
+  const size_t s = static_cast<size_t>(layer.slot);
+  root_from_[s] = root_position(layer, tick);
+  root_from_set_[s] = true;
+  for (int64_t& c : root_carry_[s]) c = 0;
+}
+
+// Keeps the motion since the previous advance up to `tick` before a layer's play
+// position is remapped (set_playback).
+void Animator::root_carry(const Layer& layer, int64_t tick) {
+  if (root_tracks_.empty() || layer.mode != LayerMode::kOverride) return;
+  const auto samples = root_tracks_[layer.clip].samples;
+  const size_t s = static_cast<size_t>(layer.slot);
+  if (samples.size() < 2 || !root_from_set_[s]) return;
+  int64_t from[4], to[4];
+  track_value(samples, layer.playback, root_from_[s], from);
+  track_value(samples, layer.playback, root_position(layer, tick), to);
+  for (int c = 0; c < 4; ++c) root_carry_[s][c] = sat_add(root_carry_[s][c], to[c] - from[c]);
+}
+
+// A layer's weight at the root joint: weight times its mask there.
+float Animator::root_weight(const Layer& layer) const {
+  const float w = layer.weight;
+  return layer.mask != nullptr ? w * layer.mask[root_config_.joint] : w;
+}
+
+// Adds a layer's track motion since its previous advance, scaled by `share` rounded to
+// 1/65536, to step (1/65536 units), and moves its position on.
+void Animator::collect_root_layer(const Layer& layer, int64_t tick, double share, int64_t step[4]) {
+  if (layer.mode != LayerMode::kOverride) return;
+  const auto samples = root_tracks_[layer.clip].samples;
+  if (samples.size() < 2) return;
+  const size_t s = static_cast<size_t>(layer.slot);
+  const int64_t pos = root_position(layer, tick);
+  if (!root_from_set_[s]) {
+    root_from_[s] = pos;
+    root_from_set_[s] = true;
+  }
+  int64_t from[4], to[4];
+  track_value(samples, layer.playback, root_from_[s], from);
+  track_value(samples, layer.playback, pos, to);
+  const int64_t q = clamp_to_int64(std::round(share * 65536.0), 0, 65536);
+  for (int c = 0; c < 4; ++c) {
+    const int64_t delta = sat_add(to[c] - from[c], root_carry_[s][c]);
+    step[c] = sat_add(step[c], sat_mul(delta, q));
+    root_carry_[s][c] = 0;
+  }
+  root_from_[s] = pos;
+}
+
+// The motion of every override layer since the previous advance, each by its share of
+// the root joint in the pose at `tick` (root_motion.h), turned by the yaw not yet taken.
+void Animator::collect_root_motion(int64_t tick, int full) {
+  int64_t step[4] = {0, 0, 0, 0};
+  double above = 1.0;  // what the overlays (and mixes) above leave of the root
+  for (int o = overlay_count_ - 1; o >= 0; --o) {
+    const Layer& l = overlays_[o];
+    if (l.mode != LayerMode::kOverride) continue;
+    const double w = static_cast<double>(root_weight(l));
+    collect_root_layer(l, tick, w * above, step);
+    if (root_clips_[l.clip].keys_root) above *= 1.0 - w;
+  }
+  for (int m = mix_count_ - 1; m >= 0; --m) {
+    const Mix& mix = mixes_[m];
+    const double f = m < full ? 0.0 : (m == full ? 1.0 : static_cast<double>(mix_weight(m, tick)));
+    const double mix_share = m < full ? 0.0 : f * above;
+    double later = 1.0;  // what the mix's later override layers leave
+    for (int i = mix.layer_count - 1; i >= mix.shared; --i) {
+      const Layer& l = mix.layers[i];
+      if (l.mode != LayerMode::kOverride) continue;
+      const double w = static_cast<double>(root_weight(l));
+      collect_root_layer(l, tick, mix_share * w * later, step);
+      if (root_clips_[l.clip].keys_root) later *= 1.0 - w;
+    }
+    double sum = 0.0;
+    for (int i = 0; i < mix.shared; ++i) sum += static_cast<double>(mix.layers[i].share);
+    for (int i = 0; i < mix.shared; ++i) {
+      const Layer& l = mix.layers[i];
+      const double s = sum > 0.0 ? static_cast<double>(l.share) / sum : 0.0;
+      collect_root_layer(l, tick, mix_share * s * later, step);
+    }
+    if (m >= full) above *= 1.0 - f;
+  }
+  // Steps after some yaw are turned by it: the pending delta stays in the frame of the
+  // previous take_root_motion(). No yaw: exact integers.
+  RootMotionDelta& p = root_pending_;
+  if (p.yaw != 0 && (step[0] != 0 || step[1] != 0 || step[2] != 0)) {
+    const double angle = static_cast<double>(p.yaw) / 65536.0 /
+                         static_cast<double>(kYawUnitsPerTurn) * (2.0 * det::kPi);
+    const rm::D3 v = rm::rotate_about(
+        {static_cast<double>(step[0]), static_cast<double>(step[1]), static_cast<double>(step[2])},
+        rm::d3(root_up_), angle);
+    const double r[3] = {v.x, v.y, v.z};
+    for (int c = 0; c < 3; ++c) {
+      step[c] = clamp_to_int64(std::round(r[c]), INT64_MIN, INT64_MAX);
+    }
+  }
+  p.x = sat_add(p.x, step[0]);
+  p.y = sat_add(p.y, step[1]);
+  p.z = sat_add(p.z, step[2]);
+  p.yaw = sat_add(p.yaw, step[3]);
+}
+
+RootMotionDelta Animator::take_root_motion() {
+  if (root_config_.policy != RootMotionPolicy::kAccumulate) return {};
+  // Whole units out (to nearest), the fraction kept for the next call.
+  const auto whole = [](int64_t& q16) {
+    const int64_t units = sat_add(q16, 32768) >> 16;
+    q16 -= units * 65536;
+    return units;
+  };
+  RootMotionDelta d;
+  d.x = whole(root_pending_.x);
+  d.y = whole(root_pending_.y);
+  d.z = whole(root_pending_.z);
+  d.yaw = whole(root_pending_.yaw);
+  return d;
 }
 
 }  // namespace animpack

@@ -354,7 +354,33 @@ class Animator {
   // Root motion (set_root_motion); the root motion helper may add members here.
   RootMotionConfig root_config_;
   std::vector<RootMotionTrack> root_tracks_;  // one per clip, or empty
-  RootMotionDelta root_pending_;
+  RootMotionDelta root_pending_;  // collected since take_root_motion(), in 1/65536 units
+  // What holding the root needs of each clip: its first frame and what it keys.
+  struct RootClip {
+    Vec3 t0;                 // the root's translation at t = 0
+    Quat q0_inv;             // the inverse of its rotation at t = 0
+    bool hold = false;       // the pose holds a part of the root in this clip
+    bool keys_root = false;  // it keys the root's translation or rotation
+  };
+  std::vector<RootClip> root_clips_;  // one per clip (kInPlace, kAccumulate), else empty
+  float root_a_[9] = {};              // A (root_motion.h), column-major
+  float root_a_inv_[9] = {};          // A^-1
+  Vec3 root_up_;                      // up (object space)
+  Vec3 root_axis_;                    // up in the root's parent frame (the yaw's local axis)
+  // Each layer slot's track position at its previous advance (1/65536 samples), whether
+  // it is set, and motion kept across a set_playback (unscaled track units).
+  int64_t root_from_[kSlots] = {};
+  bool root_from_set_[kSlots] = {};
+  int64_t root_carry_[kSlots][4] = {};
+
+  bool root_held(const Layer& layer) const;
+  void hold_root(const Layer& layer, Property property, Vec4& value) const;
+  int64_t root_position(const Layer& layer, int64_t tick) const;
+  void root_restart(const Layer& layer, int64_t tick);
+  void root_carry(const Layer& layer, int64_t tick);
+  void collect_root_layer(const Layer& layer, int64_t tick, double share, int64_t step[4]);
+  float root_weight(const Layer& layer) const;
+  void collect_root_motion(int64_t tick, int full);
 };
 
 }  // namespace animpack
