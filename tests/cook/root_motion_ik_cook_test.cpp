@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -443,6 +444,35 @@ TEST_F(CookRootMotionIk, ATravelWithinTheTrackBakes) {
   ASSERT_EQ(track.size(), 61u);
   EXPECT_EQ(track.back().x, 30000 * kRootMotionUnitsPerMetre) << "exact: rounded once";
   EXPECT_EQ(track.back().z, 0);
+}
+
+// docs/scene-format.md's "Root motion and IK: the Fox" cooks as the docs say.
+TEST_F(CookRootMotionIk, TheDocsFoxCooks) {
+  std::ifstream in(fs::path(ANIMPACK_SOURCE_DIR) / "docs/scene-format.md", std::ios::binary);
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t section = doc.find("## Root motion and IK: the Fox");
+  ASSERT_NE(section, std::string::npos);
+  const std::string open = "```toml\n";
+  const size_t begin = doc.find(open, section);
+  ASSERT_NE(begin, std::string::npos);
+  const size_t end = doc.find("```\n", begin + open.size());
+  ASSERT_NE(end, std::string::npos);
+  fs::copy_file(kFox, dir_ / "Fox.glb");
+  const CookOutput out = cook_raw(doc.substr(begin + open.size(), end - begin - open.size()));
+  ASSERT_EQ(problems(), std::vector<std::string>{}) << printed();
+  const Rig& rig = out.pack.rigs.at(0).rig;
+  const CookedAnimation& a = out.pack.objects.at(0).animation;
+  ASSERT_TRUE(a.root_motion.has_value());
+  EXPECT_EQ(a.root_motion->policy, RootMotionPolicy::kAccumulate);
+  ASSERT_EQ(a.root_tracks.size(), 3u) << "Survey, Walk and Run";
+  for (size_t c = 0; c < rig.clips().size(); ++c) {
+    EXPECT_TRUE(check_root_motion_track(rig.clips()[c], *a.root_motion, a.root_tracks[c]));
+  }
+  ASSERT_EQ(a.ik.size(), 2u);
+  EXPECT_EQ(a.ik[0].name, "look");
+  EXPECT_FLOAT_EQ(a.ik[0].max_angle, 3.14159265f / 3);
+  EXPECT_EQ(a.ik[1].name, "b_LeftFoot01_017");
+  EXPECT_EQ(a.ik[1].weight, 0.0f);
 }
 
 }  // namespace
