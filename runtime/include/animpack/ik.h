@@ -145,12 +145,31 @@ class IkSet {
     float ground_height = 0.0f;
     Vec3 ground_normal{0, 1, 0};
   };
+  // What create() works out once per solver.
+  struct Plan {
+    uint32_t subtree_begin = 0, subtree_end = 0;  // in subtree_: its first joint and below
+    float cap_cos = -1.0f, cap_sin = 0.0f;        // kAim: of max_angle
+  };
+  void update_globals(std::span<Trs> locals, std::span<Mat4> globals, uint32_t begin,
+                      uint32_t end) const;
+  void save(std::span<const Trs> locals, std::span<const uint16_t> joints);
+  void mix(std::span<Trs> locals, std::span<const uint16_t> joints, float weight) const;
+  void apply_feet(std::span<Trs> locals, std::span<Mat4> globals);
+
   const Skeleton* skeleton_ = nullptr;
   Vec3 up_{0, 1, 0};
   std::vector<IkSolverDef> solvers_;
   std::vector<State> state_;
-  std::vector<Trs> scratch_locals_;   // joint_count(): the animated pose, for mixing
-  std::vector<Vec3> scratch_points_;  // kMaxChainJoints: FABRIK positions
+  std::vector<Plan> plans_;
+  std::vector<uint16_t> subtree_;           // the joints each solver's globals update covers
+  int first_foot_ = -1;                     // the first kFoot solver, or -1
+  int hips_ = -1;                           // the foot solvers' hips
+  uint32_t hips_begin_ = 0, hips_end_ = 0;  // in subtree_: hips and below
+  std::vector<Trs> scratch_locals_;         // joint_count(): the animated pose, for mixing
+  std::vector<Vec3> scratch_points_;        // kMaxChainJoints: FABRIK positions
+  std::vector<Vec3> scratch_start_;         // kMaxChainJoints: the chain's positions before
+  std::vector<float> scratch_lengths_;      // kMaxChainJoints: its bone lengths
+  std::vector<Vec3> foot_targets_;          // per solver: kFoot's target this apply()
 };
 
 }  // namespace animpack
