@@ -763,6 +763,8 @@ class Cooker {
     }
     const Skeleton& skeleton = rig->skeleton();
     constexpr double kDegrees = 3.14159265358979323846 / 180.0;
+    std::vector<Mat4> rest_globals(static_cast<size_t>(skeleton.joint_count()));
+    (void)local_to_global(skeleton, skeleton.rest_pose(), rest_globals);  // sizes match
     int32_t foot_hips = -1;    // the hips of the first foot solver
     SourcePos foot_hips_line;  // where that solver is
     for (const SceneIk& s : a.ik) {
@@ -790,17 +792,20 @@ class Cooker {
           ok = false;
         }
       }
+      // Bones measured as IkSet::create measures them: between rest-pose joint origins in
+      // object space, in the runtime's float math (so the two never disagree).
       for (size_t i = 1; ok && i < joints.size(); ++i) {
-        const Vec3& t = skeleton.joints()[static_cast<size_t>(joints[i])].rest.translation;
-        const double len =
-            std::sqrt(static_cast<double>(t.x) * t.x + static_cast<double>(t.y) * t.y +
-                      static_cast<double>(t.z) * t.z);
-        if (len < 1e-6) {
+        const Mat4& to = rest_globals[static_cast<size_t>(joints[i])];
+        const Mat4& from = rest_globals[static_cast<size_t>(joints[i - 1])];
+        const float len =
+            length(Vec3{to.m[12], to.m[13], to.m[14]} - Vec3{from.m[12], from.m[13], from.m[14]});
+        if (!(len >= 1e-6f)) {
           char shown[32];
-          std::snprintf(shown, sizeof shown, "%g", len);
+          std::snprintf(shown, sizeof shown, "%g", static_cast<double>(len));
           at("E0218", s.joint_element_pos[i],
-             "IK joint " + quote(s.joints[i]) + " has a rest translation of length " + shown +
-                 ": the bone from " + quote(s.joints[i - 1]) + " to it has no length to solve");
+             "IK joint " + quote(s.joints[i]) + " lies " + shown + " object units from " +
+                 quote(s.joints[i - 1]) +
+                 " in the rest pose: the bone between them has no length to solve");
           ok = false;
         }
       }
@@ -858,7 +863,7 @@ class Cooker {
   }
 
   // The runtime's own checks of what was cooked (RootMotionConfig::validate,
-  // check_root_motion_track): on a scene without errors a failure is a
+  // check_root_motion_track, IkSet::create): on a scene without errors a failure is a
   // cooker bug, E0901, since every problem must have been reported at its key.
   void check_root_motion_and_ik() {
     if (sink_.has_errors()) return;
@@ -886,6 +891,11 @@ class Cooker {
             bug(o, "root motion track", v.error());
             break;
           }
+        }
+      }
+      if (!anim.ik.empty()) {
+        if (Result<IkSet> set = IkSet::create(&rig.skeleton(), anim.ik, mesh.up); !set) {
+          bug(o, "IK", set.error());
         }
       }
     }

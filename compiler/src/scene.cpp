@@ -1473,6 +1473,12 @@ class Reader {
           ranged(e, 0.0f, 1.0f, false, "", &ik.weight);
         } else if (e.key == "target") {
           ik.target_pos = e.pos;
+          // A foot's target is the ground under it (the game's set_ground), not a point.
+          if (!for_kinds(e, {IkKind::kTwoBone, IkKind::kAim, IkKind::kChain},
+                         "two_bone, aim and chain solvers take it; a foot solver's ground is "
+                         "set by the game")) {
+            continue;
+          }
           Vec3 v;
           if (get_vec3(*e.node, e.key, e.pos, &v)) ik.target = v;
         } else if (e.key == "pole") {

@@ -285,7 +285,8 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "The IK solvers of an object have distinct names (a solver without `name` is named for "
      "its last joint). Reported at the later `name`, or at its `joints`."},
     {"E0165", Severity::kError, "IK key not taken by the kind",
-     "`pole` belongs to two_bone, foot and aim solvers, `soften` to two_bone and foot, "
+     "`target` belongs to two_bone, aim and chain solvers (a foot's ground is the game's), "
+     "`pole` to two_bone, foot and aim solvers, `soften` to two_bone and foot, "
      "`twist` to two_bone, `forward`, `up` and `max_angle` to aim, `iterations` to chain and "
      "`hips` to foot. Reported at the key, naming the kinds that take it."},
     {"E0166", Severity::kError, "IK value out of range",
@@ -363,8 +364,9 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "Each joint of an IK solver's `joints` must be the parent of the next. Reported at the "
      "later joint of the pair, naming both."},
     {"E0218", Severity::kError, "zero-length bone",
-     "A joint of an IK chain after its first has a rest translation shorter than 1e-6: the "
-     "bone that ends at it has no length or direction to solve. Reported at the joint."},
+     "A joint of an IK chain after its first lies less than 1e-6 object units from its "
+     "parent in the rest pose: the bone that ends at it has no length or direction to solve. "
+     "Reported at the joint."},
     {"E0219", Severity::kError, "bad hips",
      "A foot solver's `hips` must be an ancestor of its thigh (not the thigh); without "
      "`hips` the thigh's parent is taken, so the thigh must have one. Reported at `hips`, or "
