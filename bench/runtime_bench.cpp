@@ -37,6 +37,7 @@
 #include "animpack/layers.h"
 #include "animpack/math.h"
 #include "animpack/rig.h"
+#include "animpack/root_motion.h"
 #include "animpack/scalar.h"
 #include "animpack/skeleton.h"
 #include "animpack/skinning.h"
@@ -581,6 +582,39 @@ void BM_LayeredFrame(benchmark::State& state) {
   set_per_joint(state, n);
 }
 
+// (e'') A root motion frame of a 64-joint character: advance + evaluate +
+// take_root_motion, playing A0 (whose hips bob and sway) with accumulated horizontal
+// motion and yaw from the hips (range(1) = 1), beside the same frame without root motion
+// (range(1) = 0). The tracks are baked once, outside the timing.
+void BM_RootMotionFrame(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const bool root_motion = state.range(1) != 0;
+  const Rig& rig = rig_for(n);
+  Animator animator = must(Animator::create(&rig, kTickRate), "animator");
+  RootMotionConfig config;
+  config.policy = RootMotionPolicy::kAccumulate;
+  config.joint = 0;
+  config.extract = kExtractHorizontal | kExtractYaw;
+  std::vector<std::vector<RootMotionSample>> baked;
+  for (const Clip& clip : rig.clips()) {
+    baked.push_back(must(bake_root_motion(rig.skeleton(), clip, config), "bake"));
+  }
+  const std::vector<RootMotionTrack> tracks(baked.begin(), baked.end());
+  if (root_motion) must(animator.set_root_motion(config, tracks), "set_root_motion");
+  (void)must(animator.play(0, 0), "play");
+  int64_t tick = 0;
+  int64_t moved = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(animator.advance(tick).data());
+    animator.evaluate(tick++);
+    moved += animator.take_root_motion().x;
+    benchmark::DoNotOptimize(animator.palette().data());
+    benchmark::ClobberMemory();
+  }
+  benchmark::DoNotOptimize(moved);
+  set_per_joint(state, n);
+}
+
 // ---------------------------------------------------------------------------------------
 // (f) CPU skinning of 10k vertices with 4 influences against a 64-joint palette.
 // range(0): 0 positions only, 1 positions + normals, 2 positions + normals + tangents.
@@ -695,6 +729,10 @@ BENCHMARK(BM_EvaluateBlend2)->Apply(joint_counts);
 BENCHMARK(BM_PoseBlend2)->Apply(joint_counts);
 BENCHMARK(BM_EvaluateCrossfade)->Apply(joint_counts);
 BENCHMARK(BM_LayeredFrame)->Apply(common)->ArgName("joints")->Arg(kSkinJoints);
+BENCHMARK(BM_RootMotionFrame)
+    ->Apply(common)
+    ->ArgNames({"joints", "root_motion"})
+    ->ArgsProduct({{kSkinJoints}, {0, 1}});
 BENCHMARK(BM_Skin)->Apply(common)->ArgName("streams")->DenseRange(0, 2);
 BENCHMARK(BM_RigCreateManyClips)->Apply(common)->ArgName("clips")->Arg(1000)->Arg(60000);
 

@@ -716,7 +716,7 @@ Result<void> Animator::set_playback(LayerId id, Playback playback, int64_t tick)
     x.base_tick = tick;
     x.playback = playback;
     x.events_from = std::max(0.0, (x.synced ? now * x.ratio : now) - pending);
-    root_restart(x, tick);
+    root_restart(x, tick, /*keep_carry=*/true);
   };
   if (l->synced) {
     for (int i = 0; i < mixes_[mix].shared; ++i) change(mixes_[mix].layers[i]);
@@ -1243,11 +1243,16 @@ int64_t Animator::root_position(const Layer& layer, int64_t tick) const {
   return clamp_to_int64(pos, 0, kMaxTrackPosition);
 }
 
-void Animator::root_restart(const Layer& layer, int64_t tick) {
+// The layer's track is read from its position at `tick` on: the start of a layer, a
+// set_start (no motion for the jump) or a set_playback (keep_carry: the motion root_carry
+// kept up to `tick`).
+void Animator::root_restart(const Layer& layer, int64_t tick, bool keep_carry) {
   const size_t s = static_cast<size_t>(layer.slot);
   root_from_[s] = root_position(layer, tick);
   root_from_set_[s] = true;
-  for (int64_t& c : root_carry_[s]) c = 0;
+  if (!keep_carry) {
+    for (int64_t& c : root_carry_[s]) c = 0;
+  }
 }
 
 // Keeps the motion since the previous advance up to `tick` before a layer's play

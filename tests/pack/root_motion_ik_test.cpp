@@ -260,26 +260,26 @@ TEST(PackRootMotion, RefusesEveryBadField) {
        "object 0 IK solver 1: the name is not UTF-8"},
       // What is in range but wrong is IkSet::create's (kBadIk), refused as kBadPack.
       {"two solvers of one name", [](CookedPack& p) { p.objects[0].animation.ik[1].name = "arm"; },
-       "object 0 IK: "},
+       "object 0 IK: ik solver 1 'arm' (aim): the name is used twice"},
       {"joints not a chain",
        [](CookedPack& p) {
          p.objects[0].animation.ik[0].joints = {1, 3, 2};
        },
-       "object 0 IK: "},
+       "object 0 IK: ik solver 0 'arm' (two_bone): the joints are not a chain"},
       {"two bones of two joints",
        [](CookedPack& p) {
          p.objects[0].animation.ik[0].joints = {1, 2};
        },
-       "object 0 IK: "},
+       "object 0 IK: ik solver 0 'arm' (two_bone): needs 3 joints"},
       {"weight above 1", [](CookedPack& p) { p.objects[0].animation.ik[1].weight = 1.5f; },
-       "object 0 IK: "},
+       "object 0 IK: ik solver 1 'look' (aim): weight not in [0, 1]"},
       {"soften 0", [](CookedPack& p) { p.objects[0].animation.ik[0].soften = 0.0f; },
-       "object 0 IK: "},
+       "object 0 IK: ik solver 0 'arm' (two_bone): soften"},
       {"aim forward not unit",
        [](CookedPack& p) {
          p.objects[0].animation.ik[1].forward = {0, 2, 0};
        },
-       "object 0 IK: "},
+       "object 0 IK: ik solver 1 'look' (aim): forward is not a unit"},
       {"a zero-length bone",
        [](CookedPack& p) {
          // The column's bone2 at its parent's origin: bone1 of length 0.
@@ -295,7 +295,7 @@ TEST(PackRootMotion, RefusesEveryBadField) {
          p.objects[0].animation.root_motion.reset();
          p.objects[0].animation.root_tracks.clear();
        },
-       "object 0 IK: "},
+       "object 0 IK: ik solver 0 'arm' (two_bone): a bone has zero length"},
   };
   for (const Case& c : cases) {
     CookedPack cooked = motion_fixture::make_cooked();

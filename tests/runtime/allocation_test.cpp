@@ -13,6 +13,7 @@
 #include "fixtures/allocation_counter.h"
 #include "fixtures/fixture.h"
 #include "layer_rig.h"
+#include "root_motion_rig.h"
 
 namespace animpack {
 namespace {
@@ -280,6 +281,67 @@ TEST(Allocation, IkEveryTickAllocatesNothing) {
     a.refresh_palette();
   }
   EXPECT_EQ(fixture::stop_counting_allocations(), 0);
+}
+
+// Root motion with accumulate and yaw: plays, crossfades, blends, a synced mix, overlays,
+// speed, start and playback changes and takes every tick, on a 1000-tick run.
+TEST(Allocation, RootMotionOverAThousandTicksAllocatesNothing) {
+  const Rig rig = root_motion_rig::make_rig();
+  RootMotionConfig config;
+  config.policy = RootMotionPolicy::kAccumulate;
+  config.joint = root_motion_rig::kHips;
+  config.extract = kExtractHorizontal | kExtractVertical | kExtractYaw;
+  std::vector<std::vector<RootMotionSample>> baked;
+  for (const Clip& clip : rig.clips()) {
+    auto t = bake_root_motion(rig.skeleton(), clip, config);
+    baked.push_back(t ? std::move(*t) : std::vector<RootMotionSample>{});
+  }
+  const std::vector<RootMotionTrack> tracks(baked.begin(), baked.end());
+  Animator a = std::move(*Animator::create(&rig, 60));
+  ASSERT_TRUE(a.set_root_motion(config, tracks));
+  const uint16_t walk = *rig.find_clip("Walk"), strafe = *rig.find_clip("Strafe"),
+                 turn = *rig.find_clip("Turn");
+  LayerOptions overlay;
+  overlay.weight = 0.3f;
+  int64_t moved = 0;
+  LayerId id;
+  fixture::start_counting_allocations();
+  for (int64_t tick = 0; tick < 1000; ++tick) {
+    switch (tick % 250) {
+      case 0:
+        id = *a.play(turn, tick);
+        break;
+      case 30:
+        (void)a.blend(walk, 0.4f, tick);
+        (void)a.set_speed(id, 1.5f, tick);
+        break;
+      case 60:
+        (void)a.crossfade(strafe, 0.5, tick);
+        (void)a.add_overlay(walk, overlay, tick);
+        break;
+      case 100: {
+        const BlendEntry e[] = {{walk, 1.0f}, {turn, 2.0f}};
+        id = *a.crossfade_synced(e, 0.25, tick);
+        break;
+      }
+      case 150:
+        (void)a.set_playback(id, Playback::kPingPong, tick);
+        break;
+      case 200:
+        (void)a.set_start(id, 0.5, tick);
+        a.stop();
+        id = *a.play(walk, tick);
+        break;
+      default:
+        break;
+    }
+    (void)a.advance(tick);
+    a.evaluate(tick);
+    const RootMotionDelta d = a.take_root_motion();
+    moved += d.z < 0 ? -d.z : d.z;
+  }
+  EXPECT_EQ(fixture::stop_counting_allocations(), 0);
+  EXPECT_GT(moved, 0) << "the run did collect motion";
 }
 
 }  // namespace

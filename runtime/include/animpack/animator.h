@@ -376,7 +376,7 @@ class Animator {
   bool root_held(const Layer& layer) const;
   void hold_root(const Layer& layer, Property property, Vec4& value) const;
   int64_t root_position(const Layer& layer, int64_t tick) const;
-  void root_restart(const Layer& layer, int64_t tick);
+  void root_restart(const Layer& layer, int64_t tick, bool keep_carry = false);
   void root_carry(const Layer& layer, int64_t tick);
   void collect_root_layer(const Layer& layer, int64_t tick, double share, int64_t step[4]);
   float root_weight(const Layer& layer) const;
