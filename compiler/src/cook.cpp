@@ -14,8 +14,10 @@
 #include "animpack/compiler/import_gltf.h"
 #include "animpack/compiler/mesh_bounds.h"
 #include "animpack/compiler/scene.h"
+#include "animpack/ik.h"
 #include "animpack/layers.h"
 #include "animpack/pack.h"
+#include "animpack/root_motion.h"
 #include "animpack/scene_player.h"
 #include "animpack/skinning.h"
 
@@ -53,6 +55,8 @@ class Cooker {
     for (const SceneMesh& mesh : scene_.meshes) load_mesh(mesh);
     for (const SceneObject& object : scene_.objects) cook_object(object);
     finish_rigs();
+    bake_root_tracks();
+    check_root_motion_and_ik();
     for (CookedMesh& m : out_.pack.meshes)
       compute_mesh_bounds(m, m.rig >= 0 ? &out_.pack.rigs[static_cast<size_t>(m.rig)] : nullptr);
     return std::move(out_);
@@ -130,6 +134,8 @@ class Cooker {
       out_.pack.rigs.push_back(std::move(*model.rig));
     }
     model.mesh.rig = loaded.pack_rig;
+    model.mesh.up = mesh.up;  // checked by the scene reader (unit, perpendicular)
+    model.mesh.forward = mesh.forward;
     loaded.pack_mesh = static_cast<int>(out_.pack.meshes.size());
     out_.pack.meshes.push_back(std::move(model.mesh));
     add_mesh_events(mesh, loaded);
@@ -368,6 +374,8 @@ class Cooker {
         if (mesh->pack_mesh < 0) return;  // the mesh did not load: reported at its file
         cook_skeletal(object, a, rig_of(*mesh), out.animation);
         if (a.has_graph()) cook_graph(object, a, *mesh, out.animation);
+        if (a.root_motion) cook_root_motion(object, a, *mesh, out.animation);
+        if (!a.ik.empty()) cook_ik(object, a, *mesh, out.animation);
       }
     }
     out_.pack.objects.push_back(std::move(out));
@@ -580,6 +588,319 @@ class Cooker {
     out.graph = std::move(g);  // checked against the final rig in finish_rigs
   }
 
+  // --- Root motion and IK, resolved against the object's mesh rig. ---
+
+  // E0213 at `pos` for root motion or IK on a mesh without a rig, with a note at the
+  // scene's [[mesh]].
+  void no_rig(const SceneObject& object, SourcePos pos, std::string_view what) {
+    at("E0213", pos,
+       std::string(what) + " moves the joints of a rig, and mesh " + object.mesh + " of object " +
+           quote(object.name) + " has none (no skin and no animated nodes)");
+    if (const SceneMesh* m = find_mesh(scene_, object.mesh)) {
+      sink_.add({"E0213", Severity::kNote, file_, m->pos.line, m->pos.col,
+                 "mesh " + quote(m->name) + " (" + m->file + ") is declared here"});
+    }
+  }
+
+  // The joint of `rig` named `name`, or -1 after E0215 at `pos` (with a close spelling
+  // among the rig's joint names).
+  int find_joint(const Rig& rig, const SceneObject& object, const std::string& name, SourcePos pos,
+                 std::string_view what) {
+    const int j = rig.skeleton().find_joint(name);
+    if (j >= 0) return j;
+    std::vector<std::string_view> joints;
+    for (const Joint& joint : rig.skeleton().joints()) joints.push_back(joint.name);
+    at("E0215", pos,
+       std::string(what) + " " + quote(name) + " is not a joint of mesh " + object.mesh +
+           did_you_mean(name, joints));
+    return -1;
+  }
+
+  // True when `ancestor` lies on the path from `joint` up to its top joint (not `joint`).
+  static bool is_ancestor(const Skeleton& skeleton, int ancestor, int joint) {
+    for (int j = skeleton.parents()[static_cast<size_t>(joint)]; j >= 0;
+         j = skeleton.parents()[static_cast<size_t>(j)]) {
+      if (j == ancestor) return true;
+    }
+    return false;
+  }
+
+  // True when a translation or rotation channel moves its joint away from the rest pose
+  // (some key differs from rest by more than 1e-6; a rotation and its negation are one).
+  static bool moves_joint(const Channel& ch, const Trs& rest) {
+    if (ch.property == Property::kScale) return false;
+    const size_t width = static_cast<size_t>(property_width(ch.property));
+    const size_t stride = ch.interpolation == Interpolation::kCubicSpline ? 3 * width : width;
+    const size_t offset = ch.interpolation == Interpolation::kCubicSpline ? width : 0;
+    const float* r = ch.property == Property::kTranslation ? &rest.translation.x : &rest.rotation.x;
+    for (size_t k = 0; k + stride <= ch.values.size(); k += stride) {
+      const float* v = ch.values.data() + k + offset;
+      double same = 0, flipped = 0;
+      for (size_t i = 0; i < width; ++i) {
+        same = std::max(same, std::fabs(static_cast<double>(v[i]) - r[i]));
+        flipped = std::max(flipped, std::fabs(static_cast<double>(v[i]) + r[i]));
+      }
+      const double off = ch.property == Property::kRotation ? std::min(same, flipped) : same;
+      if (off > 1e-6) return true;
+    }
+    return false;
+  }
+
+  // [object.animation.root_motion]: the root joint (default: the rig's top joint), the
+  // feet, the warning for clips that move joints above the root, and the config (axes
+  // from the mesh). With kAccumulate the tracks are baked once every rig is final
+  // (bake_root_tracks).
+  void cook_root_motion(const SceneObject& object, const SceneAnimation& a, const LoadedMesh& mesh,
+                        CookedAnimation& out) {
+    const SceneRootMotion& rm = *a.root_motion;
+    const Rig* rig = rig_of(mesh);
+    if (rig == nullptr) {
+      no_rig(object, a.root_motion_pos, "root motion");
+      return;
+    }
+    const Skeleton& skeleton = rig->skeleton();
+    int root = -1;
+    if (rm.joint.empty()) {
+      for (int j = 0; j < skeleton.joint_count() && root < 0; ++j) {
+        if (skeleton.parents()[static_cast<size_t>(j)] < 0) root = j;
+      }
+    } else {
+      root = find_joint(*rig, object, rm.joint, rm.joint_pos, "root motion joint");
+    }
+    if (root < 0) return;
+    bool ok = true;
+    std::vector<int32_t> feet;
+    for (size_t i = 0; i < rm.feet.size(); ++i) {
+      const SourcePos pos = rm.feet_element_pos[i];
+      const int j = find_joint(*rig, object, rm.feet[i], pos, "foot");
+      if (j < 0) {
+        ok = false;
+      } else if (j == root || is_ancestor(skeleton, j, root)) {
+        at("E0216", pos,
+           "foot " + quote(rm.feet[i]) + " is " +
+               (j == root ? "the root motion joint"
+                          : "above the root motion joint " +
+                                quote(skeleton.joints()[static_cast<size_t>(root)].name)) +
+               "; a foot must lie below it (the root and the joints above it are held)");
+        ok = false;
+      } else {
+        feet.push_back(j);
+      }
+    }
+    // Clips that move a joint above the root: root motion takes those joints at rest.
+    const SourcePos warn_at = rm.joint_pos.known() ? rm.joint_pos : a.root_motion_pos;
+    for (const Clip& clip : rig->clips()) {
+      if (clip.additive() != AdditiveReference::kNone) continue;
+      for (const Channel& ch : clip.channels()) {
+        if (!is_ancestor(skeleton, ch.joint, root)) continue;
+        const Joint& above = skeleton.joints()[ch.joint];
+        if (!moves_joint(ch, above.rest)) continue;
+        at("W0214", warn_at,
+           "clip " + quote(clip.name()) + " animates the " +
+               (ch.property == Property::kTranslation ? "translation" : "rotation") + " of joint " +
+               quote(above.name) + ", above the root motion joint " +
+               quote(skeleton.joints()[static_cast<size_t>(root)].name) +
+               "; root motion takes it at rest, so that motion is not extracted");
+        break;  // one per clip
+      }
+    }
+    if (!ok || rm.policy == RootMotionPolicy::kOff) return;
+    const CookedMesh& cooked = out_.pack.meshes[static_cast<size_t>(mesh.pack_mesh)];
+    RootMotionConfig config;
+    config.policy = rm.policy;
+    config.joint = root;
+    config.extract = rm.extract;
+    config.up = cooked.up;
+    config.forward = cooked.forward;
+    config.rate = rm.rate;
+    out.root_motion = config;
+    if (rm.policy == RootMotionPolicy::kAccumulate) {
+      pending_bakes_.push_back(
+          {out_.pack.objects.size(), mesh.pack_rig, config, std::move(feet), a.root_motion_pos});
+    }
+  }
+
+  // The rig's tracks for every object that accumulates root motion: one per clip of its
+  // final rig (with its additive clips, whose tracks are empty). A clip that does not bake
+  // (its travel does not fit the fixed-point units) is E0221 at `root_motion`.
+  void bake_root_tracks() {
+    for (const PendingBake& p : pending_bakes_) {
+      const Rig& rig = out_.pack.rigs[static_cast<size_t>(p.rig)].rig;
+      CookedAnimation& anim = out_.pack.objects[p.object].animation;
+      anim.root_tracks.reserve(rig.clips().size());
+      for (const Clip& clip : rig.clips()) {
+        if (clip.additive() != AdditiveReference::kNone) {
+          anim.root_tracks.emplace_back();  // additive clips collect nothing
+          continue;
+        }
+        Result<std::vector<RootMotionSample>> track =
+            bake_root_motion(rig.skeleton(), clip, p.config, p.feet);
+        if (!track) {
+          at("E0221", p.pos,
+             "object " + quote(anim_name(p.object)) + "'s root motion of clip " +
+                 quote(clip.name()) + " does not bake: " + track.error().message());
+          anim.root_tracks.clear();
+          break;
+        }
+        contents_ += track->size() * sizeof(RootMotionSample);
+        anim.root_tracks.push_back(std::move(*track));
+      }
+    }
+  }
+
+  const std::string& anim_name(size_t object) const { return out_.pack.objects[object].name; }
+
+  // [[object.animation.ik]]: each solver's joints resolved (E0215), a chain each the
+  // parent of the next (E0217), no zero-length bone (E0218), a foot's hips an ancestor of
+  // its thigh (E0219) and the same for every foot solver of the object (E0220); angles in
+  // radians. A solver with an error is left out (the cook has failed anyway).
+  void cook_ik(const SceneObject& object, const SceneAnimation& a, const LoadedMesh& mesh,
+               CookedAnimation& out) {
+    const Rig* rig = rig_of(mesh);
+    if (rig == nullptr) {
+      no_rig(object, a.ik.front().pos, "IK");
+      return;
+    }
+    const Skeleton& skeleton = rig->skeleton();
+    constexpr double kDegrees = 3.14159265358979323846 / 180.0;
+    std::vector<Mat4> rest_globals(static_cast<size_t>(skeleton.joint_count()));
+    (void)local_to_global(skeleton, skeleton.rest_pose(), rest_globals);  // sizes match
+    int32_t foot_hips = -1;    // the hips of the first foot solver
+    SourcePos foot_hips_line;  // where that solver is
+    for (const SceneIk& s : a.ik) {
+      if (s.joints.empty() || s.joints.size() != s.joint_element_pos.size()) continue;
+      IkSolverDef d;
+      d.name = s.name;
+      d.kind = s.kind;
+      bool ok = true;
+      std::vector<int> joints;
+      for (size_t i = 0; i < s.joints.size(); ++i) {
+        const int j = find_joint(*rig, object, s.joints[i], s.joint_element_pos[i], "IK joint");
+        ok = ok && j >= 0;
+        joints.push_back(j);
+      }
+      for (size_t i = 1; ok && i < joints.size(); ++i) {
+        const Joint& joint = skeleton.joints()[static_cast<size_t>(joints[i])];
+        if (joint.parent != joints[i - 1]) {
+          at("E0217", s.joint_element_pos[i],
+             "IK joints " + quote(s.joints[i - 1]) + " and " + quote(s.joints[i]) +
+                 " do not form a chain: " + quote(s.joints[i]) + "'s parent is " +
+                 (joint.parent < 0
+                      ? std::string("none (it is a top joint)")
+                      : quote(skeleton.joints()[static_cast<size_t>(joint.parent)].name)) +
+                 ", not " + quote(s.joints[i - 1]));
+          ok = false;
+        }
+      }
+      // Bones measured as IkSet::create measures them: between rest-pose joint origins in
+      // object space, in the runtime's float math (so the two never disagree).
+      for (size_t i = 1; ok && i < joints.size(); ++i) {
+        const Mat4& to = rest_globals[static_cast<size_t>(joints[i])];
+        const Mat4& from = rest_globals[static_cast<size_t>(joints[i - 1])];
+        const float len =
+            length(Vec3{to.m[12], to.m[13], to.m[14]} - Vec3{from.m[12], from.m[13], from.m[14]});
+        if (!(len >= 1e-6f)) {
+          char shown[32];
+          std::snprintf(shown, sizeof shown, "%g", static_cast<double>(len));
+          at("E0218", s.joint_element_pos[i],
+             "IK joint " + quote(s.joints[i]) + " lies " + shown + " object units from " +
+                 quote(s.joints[i - 1]) +
+                 " in the rest pose: the bone between them has no length to solve");
+          ok = false;
+        }
+      }
+      if (ok && s.kind == IkKind::kFoot) {
+        const int thigh = joints[0];
+        int hips = -1;
+        if (!s.hips.empty()) {
+          hips = find_joint(*rig, object, s.hips, s.hips_pos, "hips");
+          if (hips >= 0 && !is_ancestor(skeleton, hips, thigh)) {
+            at("E0219", s.hips_pos,
+               "hips " + quote(s.hips) + " is not an ancestor of the thigh " + quote(s.joints[0]) +
+                   "; the hips joint is lowered to carry the legs, so it must lie above them");
+            hips = -1;
+          }
+          ok = hips >= 0;
+        } else {
+          hips = skeleton.joints()[static_cast<size_t>(thigh)].parent;
+          if (hips < 0) {
+            at("E0219", s.joint_element_pos[0],
+               "the thigh " + quote(s.joints[0]) +
+                   " is a top joint, so it has no parent to take for the hips; give `hips`");
+            ok = false;
+          }
+        }
+        const SourcePos where = s.hips_pos.known() ? s.hips_pos : s.joint_element_pos[0];
+        if (ok && foot_hips >= 0 && hips != foot_hips) {
+          at("E0220", where,
+             "foot solver " + quote(s.name) + " lowers the hips " +
+                 quote(skeleton.joints()[static_cast<size_t>(hips)].name) +
+                 ", but the foot solver at line " + std::to_string(foot_hips_line.line) +
+                 " lowers " + quote(skeleton.joints()[static_cast<size_t>(foot_hips)].name) +
+                 "; the foot solvers of an object share one hips joint");
+          ok = false;
+        } else if (ok && foot_hips < 0) {
+          foot_hips = hips;
+          foot_hips_line = s.pos;
+        }
+        d.hips = s.hips.empty() ? -1 : hips;
+      }
+      if (!ok) continue;
+      for (int j : joints) d.joints.push_back(static_cast<uint16_t>(j));
+      d.weight = s.weight;
+      d.has_target = s.target.has_value();
+      if (s.target) d.target = *s.target;
+      d.has_pole = s.pole.has_value();
+      if (s.pole) d.pole = *s.pole;
+      d.soften = s.soften;
+      d.twist = static_cast<float>(s.twist_degrees * kDegrees);
+      d.forward = s.forward;
+      d.up = s.up;
+      d.max_angle = static_cast<float>(s.max_angle_degrees * kDegrees);
+      d.iterations = s.iterations;
+      out.ik.push_back(std::move(d));
+    }
+  }
+
+  // The runtime's own checks of what was cooked (RootMotionConfig::validate,
+  // check_root_motion_track, IkSet::create): on a scene without errors a failure is a
+  // cooker bug, E0901, since every problem must have been reported at its key.
+  void check_root_motion_and_ik() {
+    if (sink_.has_errors()) return;
+    const auto bug = [&](const CookedObject& o, const std::string& what, const Error& e) {
+      sink_.report("E0901", file_, 0, 0,
+                   "internal error: object " + quote(o.name) + "'s " + what +
+                       " does not validate: " + e.message() +
+                       " (a cooker bug: please report it with this scene)");
+    };
+    for (const CookedObject& o : out_.pack.objects) {
+      const CookedAnimation& anim = o.animation;
+      if (o.mesh < 0 || (!anim.root_motion && anim.ik.empty())) continue;
+      const CookedMesh& mesh = out_.pack.meshes[static_cast<size_t>(o.mesh)];
+      if (mesh.rig < 0) continue;
+      const Rig& rig = out_.pack.rigs[static_cast<size_t>(mesh.rig)].rig;
+      if (anim.root_motion) {
+        if (Result<void> v = anim.root_motion->validate(rig.skeleton()); !v) {
+          bug(o, "root motion", v.error());
+          continue;
+        }
+        for (size_t c = 0; c < anim.root_tracks.size() && c < rig.clips().size(); ++c) {
+          if (Result<void> v =
+                  check_root_motion_track(rig.clips()[c], *anim.root_motion, anim.root_tracks[c]);
+              !v) {
+            bug(o, "root motion track", v.error());
+            break;
+          }
+        }
+      }
+      if (!anim.ik.empty()) {
+        if (Result<IkSet> set = IkSet::create(&rig.skeleton(), anim.ik, mesh.up); !set) {
+          bug(o, "IK", set.error());
+        }
+      }
+    }
+  }
+
   // An atlas file, read and decoded once however many objects show it.
   struct LoadedAtlas {
     PngImage png;    // rgba moves into the first sheet that uses it
@@ -771,7 +1092,16 @@ class Cooker {
   std::map<int, std::vector<PendingAdditive>> pending_additive_;
   std::map<std::tuple<int, uint16_t, AdditiveReference>, uint16_t> additive_index_;
   std::map<std::string, std::vector<float>> masks_;  // expanded masks by rig and entries
-  uint64_t contents_ = 0;                            // estimated pack bytes so far
+  // Objects accumulating root motion, baked in bake_root_tracks once every rig is final.
+  struct PendingBake {
+    size_t object = 0;  // in out_.pack.objects
+    int rig = -1;       // in out_.pack.rigs
+    RootMotionConfig config;
+    std::vector<int32_t> feet;
+    SourcePos pos;  // `root_motion`
+  };
+  std::vector<PendingBake> pending_bakes_;
+  uint64_t contents_ = 0;  // estimated pack bytes so far
   bool contents_reported_ = false;
   std::unordered_multimap<uint64_t, int> texture_by_hash_;  // pixel hash -> pack texture
 };

@@ -353,6 +353,51 @@ void print_graph(const GraphDef& g, const Rig& rig) {
   }
 }
 
+// An object's root motion (pack format 4): policy, joint, extract bits, rate, and per clip
+// with a track the travel of one pass (the track's last sample: object units and turns);
+// then its IK solvers: kind, joints by name, target, weight. Indices are in range:
+// Pack::open checked them.
+void print_root_motion_and_ik(const ObjectAnimationInfo& a, const Rig& rig) {
+  const Skeleton& skeleton = rig.skeleton();
+  auto joint = [&](int j) { return printable(skeleton.joints()[static_cast<size_t>(j)].name); };
+  if (const std::optional<RootMotionConfig>& rm = a.root_motion) {
+    std::string extract;
+    for (const auto& [bit, name] :
+         {std::pair{kExtractHorizontal, "horizontal"}, std::pair{kExtractVertical, "vertical"},
+          std::pair{kExtractYaw, "yaw"}}) {
+      if ((rm->extract & bit) == 0) continue;
+      if (!extract.empty()) extract += "+";
+      extract += name;
+    }
+    std::printf("    root motion: %s, joint %s, extract %s, %d samples a second, up %g %g %g\n",
+                root_motion_policy_name(rm->policy), joint(rm->joint).c_str(), extract.c_str(),
+                rm->rate, static_cast<double>(rm->up.x), static_cast<double>(rm->up.y),
+                static_cast<double>(rm->up.z));
+    constexpr double kUnit = static_cast<double>(kRootMotionUnitsPerMetre);
+    constexpr double kTurn = static_cast<double>(kYawUnitsPerTurn);
+    for (size_t c = 0; c < a.root_tracks.size(); ++c) {
+      const std::span<const RootMotionSample> samples = a.root_tracks[c].samples;
+      if (samples.empty()) continue;
+      const RootMotionSample& end = samples.back();
+      std::printf("      clip [%zu] %s: %zu samples, a pass travels %.6g %.6g %.6g, turns %.6g\n",
+                  c, printable(rig.clips()[c].name()).c_str(), samples.size(), end.x / kUnit,
+                  end.y / kUnit, end.z / kUnit, end.yaw / kTurn);
+    }
+  }
+  for (size_t i = 0; i < a.ik.size(); ++i) {
+    const IkSolverDef& s = a.ik[i];
+    std::printf("    ik [%zu] %s: %s, joints", i, printable(s.name).c_str(), ik_kind_name(s.kind));
+    for (uint16_t j : s.joints) std::printf(" %s", joint(j).c_str());
+    if (s.has_target) {
+      std::printf(", target %g %g %g", static_cast<double>(s.target.x),
+                  static_cast<double>(s.target.y), static_cast<double>(s.target.z));
+    } else {
+      std::printf(", target from the game");
+    }
+    std::printf(", weight %g\n", static_cast<double>(s.weight));
+  }
+}
+
 int inspect(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, false, o)) {
@@ -389,6 +434,13 @@ int inspect(int argc, char** argv) {
                 m, printable(mesh.name).c_str(), printable(mesh.source_file).c_str(),
                 mesh.part_count, skinned, static_cast<unsigned long long>(vertices),
                 static_cast<unsigned long long>(triangles), mesh.rig);
+    if (!(mesh.up.x == 0.0f && mesh.up.y == 1.0f && mesh.up.z == 0.0f && mesh.forward.x == 0.0f &&
+          mesh.forward.y == 0.0f && mesh.forward.z == 1.0f)) {
+      std::printf("    axes: up %g %g %g, forward %g %g %g\n", static_cast<double>(mesh.up.x),
+                  static_cast<double>(mesh.up.y), static_cast<double>(mesh.up.z),
+                  static_cast<double>(mesh.forward.x), static_cast<double>(mesh.forward.y),
+                  static_cast<double>(mesh.forward.z));
+    }
     const MeshBounds& bounds = pack->mesh_bounds(static_cast<int>(m));
     if (bounds.bind.valid()) {
       std::printf("    bounds [%g %g %g] .. [%g %g %g], %zu joint boxes\n",
@@ -504,6 +556,11 @@ int inspect(int argc, char** argv) {
       // Pack::open refuses a graph on an object without a rig.
       const int rig = pack->meshes()[static_cast<size_t>(obj.mesh)].rig;
       print_graph(*obj.animation.graph, pack->rig(rig));
+    }
+    if (obj.animated && (obj.animation.root_motion || !obj.animation.ik.empty())) {
+      // Pack::open refuses root motion and IK on an object without a rig.
+      const int rig = pack->meshes()[static_cast<size_t>(obj.mesh)].rig;
+      print_root_motion_and_ik(obj.animation, pack->rig(rig));
     }
   }
   return kExitOk;

@@ -151,8 +151,11 @@ flatbuffers::Offset<fb::Mesh> write_mesh(Builder& b, const CookedMesh& in,
   const auto jb = joint_bounds.empty() ? 0 : b.CreateVectorOfStructs(joint_bounds);
   const fb::Boxf bind = to_fb(in.bind_bounds);
   const fb::Boxf fixed = to_fb(in.static_bounds);
+  // Version 4: the axes, always written (a reader of an older pack takes glTF's).
+  const fb::Vec3f up = to_fb(in.up);
+  const fb::Vec3f forward = to_fb(in.forward);
   return fb::CreateMesh(b, name, file, p, in.rig, in.bind_bounds.valid() ? &bind : nullptr,
-                        in.static_bounds.valid() ? &fixed : nullptr, jb);
+                        in.static_bounds.valid() ? &fixed : nullptr, jb, &up, &forward);
 }
 
 flatbuffers::Offset<fb::TextureRef> write_slot(Builder& b, const TextureSlot& slot) {
@@ -280,6 +283,51 @@ flatbuffers::Offset<fb::Graph> write_graph(Builder& b, const GraphDef& in) {
   return fb::CreateGraph(b, p, s, t, l);
 }
 
+// Version 4: root motion, every scalar stored (as graphs are); the tracks as the cooker
+// gives them (one per rig clip for accumulate, none for in_place), an empty one without
+// samples.
+flatbuffers::Offset<fb::RootMotion> write_root_motion(
+    Builder& b, const RootMotionConfig& config,
+    const std::vector<std::vector<RootMotionSample>>& tracks) {
+  static_assert(sizeof(fb::RootMotionSamplei) == sizeof(RootMotionSample));
+  std::vector<flatbuffers::Offset<fb::RootMotionTrack>> list;
+  for (const std::vector<RootMotionSample>& t : tracks) {
+    std::vector<fb::RootMotionSamplei> samples;
+    samples.reserve(t.size());
+    for (const RootMotionSample& s : t) samples.emplace_back(s.x, s.y, s.z, s.yaw);
+    const auto v = samples.empty() ? 0 : b.CreateVectorOfStructs(samples);
+    list.push_back(fb::CreateRootMotionTrack(b, v));
+  }
+  const auto l = list.empty() ? 0 : b.CreateVector(list);
+  b.ForceDefaults(true);
+  const auto out = fb::CreateRootMotion(b, static_cast<fb::RootMotionPolicy>(config.policy),
+                                        config.joint, config.extract, config.rate, l);
+  b.ForceDefaults(false);
+  return out;
+}
+
+// Version 4: IK solvers, field for field IkSolverDef; target and pole absent when the
+// definition has none, every scalar stored (a -0.0 keeps its sign bit).
+flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::IkSolver>>> write_ik(
+    Builder& b, const std::vector<IkSolverDef>& solvers) {
+  std::vector<flatbuffers::Offset<fb::IkSolver>> list;
+  for (const IkSolverDef& s : solvers) {
+    const auto name = b.CreateString(s.name);
+    const auto joints = b.CreateVector(s.joints);
+    const fb::Vec3f target = to_fb(s.target);
+    const fb::Vec3f pole = to_fb(s.pole);
+    const fb::Vec3f forward = to_fb(s.forward);
+    const fb::Vec3f up = to_fb(s.up);
+    b.ForceDefaults(true);
+    list.push_back(fb::CreateIkSolver(b, name, static_cast<fb::IkKind>(s.kind), joints, s.weight,
+                                      s.has_target ? &target : nullptr,
+                                      s.has_pole ? &pole : nullptr, s.soften, s.twist, &forward,
+                                      &up, s.max_angle, s.iterations, s.hips));
+    b.ForceDefaults(false);
+  }
+  return b.CreateVector(list);
+}
+
 flatbuffers::Offset<fb::Object> write_object(Builder& b, const CookedObject& in) {
   flatbuffers::Offset<fb::Animation> animation = 0;
   if (in.animated) {
@@ -293,8 +341,13 @@ flatbuffers::Offset<fb::Object> write_object(Builder& b, const CookedObject& in)
     const auto bl = blend.empty() ? 0 : b.CreateVector(blend);
     const auto ev = b.CreateVector(events);
     const auto graph = a.graph ? write_graph(b, *a.graph) : 0;
+    // Policy off is written as no root motion (what the reader takes an absent one for).
+    const auto root_motion = a.root_motion && a.root_motion->policy != RootMotionPolicy::kOff
+                                 ? write_root_motion(b, *a.root_motion, a.root_tracks)
+                                 : 0;
+    const auto ik = a.ik.empty() ? 0 : write_ik(b, a.ik);
     animation = fb::CreateAnimation(b, a.clip, bl, a.speed, static_cast<fb::Playback>(a.playback),
-                                    a.start, ev, a.sprite_sheet, graph);
+                                    a.start, ev, a.sprite_sheet, graph, root_motion, ik);
   }
   const auto name = b.CreateString(in.name);
   const auto material = b.CreateString(in.material);

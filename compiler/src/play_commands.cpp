@@ -15,6 +15,8 @@
 #include <sstream>
 
 #include "animpack/compiler/diagnostics.h"
+#include "animpack/root_motion.h"
+#include "animpack/scalar.h"
 #include "animpack/scene_player.h"
 #include "animpack/skinning.h"
 
@@ -39,8 +41,16 @@ const char* const kPlayUsage =
     "                    TICK OBJECT set NAME VALUE      (a number, or true / false)\n"
     "                    TICK OBJECT trigger NAME\n"
     "                    TICK OBJECT state NAME [SECONDS]\n"
+    "                    TICK OBJECT ik_target SOLVER X Y Z  (object space)\n"
+    "                    TICK OBJECT ik_clear SOLVER\n"
+    "                    TICK OBJECT ik_pole SOLVER X Y Z\n"
+    "                    TICK OBJECT ik_weight SOLVER WEIGHT\n"
+    "                    TICK OBJECT ik_ground SOLVER HEIGHT [NX NY NZ]\n"
     "                  OPTION: speed S, start SECONDS, loop, once, ping_pong,\n"
-    "                  blend CLIP WEIGHT, fade SECONDS; # starts a comment\n";
+    "                  blend CLIP WEIGHT, fade SECONDS; # starts a comment\n"
+    "\n"
+    "Objects whose root motion policy is accumulate give the motion they took over the run\n"
+    "(in their frame at tick 0, turned by their yaw as they go) before the summary.\n";
 
 const char* const kPoseUsage =
     "usage: animpack pose PACK.anpk --object NAME --tick T [--rate R] [--json]\n"
@@ -51,7 +61,9 @@ const char* const kPoseUsage =
     "and scale, world matrix and palette matrix (column-major), and each part's vertex\n"
     "positions (CPU-skinned or placed by its node) in the source accessor's order. With\n"
     "--json, as one JSON object whose floats round-trip (%.9g). An object with states is\n"
-    "stepped from tick 0 (T at most 1000000), with --set and --state applied at tick 0.\n"
+    "stepped from tick 0 (T at most 1000000), with --set and --state applied at tick 0,\n"
+    "and so is one whose root motion policy is accumulate: it also prints the motion taken\n"
+    "up to T. The pose is after the object's IK solvers.\n"
     "\n"
     "  --object NAME   the scene object\n"
     "  --tick T        the tick (0 or more)\n"
@@ -193,6 +205,28 @@ class ScriptGame : public Game {
         case ScriptCommand::Kind::kState:
           (void)player.play_state(id, c.name, c.seconds);
           break;
+        case ScriptCommand::Kind::kIkTarget:
+          (void)player.set_ik_target(id, c.name, c.point);
+          break;
+        case ScriptCommand::Kind::kIkClear:
+          (void)player.clear_ik_target(id, c.name);
+          break;
+        case ScriptCommand::Kind::kIkPole:
+          (void)player.set_ik_pole(id, c.name, c.point);
+          break;
+        case ScriptCommand::Kind::kIkWeight:
+          (void)player.set_ik_weight(id, c.name, c.value);
+          break;
+        case ScriptCommand::Kind::kIkGround: {
+          // No normal given: flat ground, the object's mesh's up.
+          Vec3 normal{0, 1, 0};
+          const int mesh = id.value < player.pack().objects().size()
+                               ? player.pack().objects()[id.value].mesh
+                               : -1;
+          if (mesh >= 0) normal = player.pack().meshes()[static_cast<size_t>(mesh)].up;
+          (void)player.set_ik_ground(id, c.name, c.value, c.has_point ? c.point : normal);
+          break;
+        }
         case ScriptCommand::Kind::kPlay:
         case ScriptCommand::Kind::kFade: {
           Animate a = player.animate(id, c.clip);
@@ -216,6 +250,27 @@ class ScriptGame : public Game {
   size_t next_ = 0;
   size_t ran_ = 0;
 };
+
+// ------------------------------------------------------------------------- root motion
+
+// Adds `d`'s translation, turned by `yaw` (1/kYawUnitsPerTurn turns, right-handed about the
+// unit axis `up`: Rodrigues' rotation), to (*x, *y, *z), in object units. Double and the
+// runtime's own sin and cos, so the sum is the same on every platform.
+void add_turned(double* x, double* y, double* z, Vec3 up, int64_t yaw, const RootMotionDelta& d) {
+  constexpr double kUnit = static_cast<double>(kRootMotionUnitsPerMetre);
+  const double vx = static_cast<double>(d.x) / kUnit, vy = static_cast<double>(d.y) / kUnit,
+               vz = static_cast<double>(d.z) / kUnit;
+  const double a =
+      2.0 * det::kPi *
+      (static_cast<double>(yaw % kYawUnitsPerTurn) / static_cast<double>(kYawUnitsPerTurn));
+  const double c = det::cos(a), s = det::sin(a);
+  const double kx = up.x, ky = up.y, kz = up.z;
+  const double k_dot_v = kx * vx + ky * vy + kz * vz;
+  const double cx = ky * vz - kz * vy, cy = kz * vx - kx * vz, cz = kx * vy - ky * vx;
+  *x += vx * c + cx * s + kx * k_dot_v * (1.0 - c);
+  *y += vy * c + cy * s + ky * k_dot_v * (1.0 - c);
+  *z += vz * c + cz * s + kz * k_dot_v * (1.0 - c);
+}
 
 // ------------------------------------------------------------------------- JSON
 
@@ -300,6 +355,55 @@ ScriptParse parse_script(std::string_view text, std::string_view name) {
         if (!number(w[i], &c.seconds)) return fail("seconds '" + sv(w[i]) + "' is not a number");
         ++i;
       }
+    } else if (command.substr(0, 3) == "ik_") {
+      // ik_target, ik_clear, ik_pole, ik_weight, ik_ground: a SOLVER, then numbers.
+      auto floats = [&](size_t n, float* values) {
+        for (size_t k = 0; k < n; ++k) {
+          double v = 0;
+          if (!number(w[i + k], &v) || !(std::fabs(v) <= static_cast<double>(FLT_MAX)))
+            return false;
+          values[k] = static_cast<float>(v);
+        }
+        return true;
+      };
+      float v[4] = {};
+      if (command == "ik_target" || command == "ik_pole") {
+        c.kind =
+            command == "ik_target" ? ScriptCommand::Kind::kIkTarget : ScriptCommand::Kind::kIkPole;
+        if (!need(4)) return fail(sv(command) + " takes SOLVER X Y Z");
+        c.name = sv(w[i++]);
+        if (!floats(3, v)) return fail(sv(command) + " takes SOLVER X Y Z (numbers)");
+        c.point = {v[0], v[1], v[2]};
+        i += 3;
+      } else if (command == "ik_clear") {
+        c.kind = ScriptCommand::Kind::kIkClear;
+        if (!need(1)) return fail("ik_clear takes a SOLVER");
+        c.name = sv(w[i++]);
+      } else if (command == "ik_weight") {
+        c.kind = ScriptCommand::Kind::kIkWeight;
+        if (!need(2)) return fail("ik_weight takes SOLVER WEIGHT");
+        c.name = sv(w[i++]);
+        if (!floats(1, v)) return fail("weight '" + sv(w[i]) + "' is not a number");
+        c.value = v[0];
+        ++i;
+      } else if (command == "ik_ground") {
+        c.kind = ScriptCommand::Kind::kIkGround;
+        if (!need(2)) return fail("ik_ground takes SOLVER HEIGHT [NX NY NZ]");
+        c.name = sv(w[i++]);
+        if (!floats(1, v)) return fail("height '" + sv(w[i]) + "' is not a number");
+        c.value = v[0];
+        ++i;
+        if (i < w.size()) {
+          if (!need(3) || !floats(3, v + 1))
+            return fail("ik_ground takes SOLVER HEIGHT [NX NY NZ] (numbers)");
+          c.point = {v[1], v[2], v[3]};
+          c.has_point = true;
+          i += 3;
+        }
+      } else {
+        return fail("unknown command '" + sv(command) +
+                    "' (ik_target, ik_clear, ik_pole, ik_weight, ik_ground)");
+      }
     } else if (command == "blend") {
       c.kind = ScriptCommand::Kind::kBlend;
       double weight = 0;
@@ -344,7 +448,8 @@ ScriptParse parse_script(std::string_view text, std::string_view name) {
       }
     } else {
       return fail("unknown command '" + sv(command) +
-                  "' (play, fade, blend, stop, set, trigger, state)");
+                  "' (play, fade, blend, stop, set, trigger, state, ik_target, ik_clear, "
+                  "ik_pole, ik_weight, ik_ground)");
     }
     if (i < w.size()) return fail("unexpected '" + sv(w[i]) + "'");
     out.commands.push_back(std::move(c));
@@ -446,6 +551,19 @@ Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
     ids.push_back(*id);
   }
   ScriptGame game(commands, std::move(ids));
+  // Accumulate objects: the motion each takes, summed in its frame at tick 0.
+  struct Travel {
+    ObjectId id;
+    Vec3 up;
+    double x = 0, y = 0, z = 0;  // object units
+    int64_t yaw = 0;             // 1/kYawUnitsPerTurn turns
+  };
+  std::vector<Travel> travels;
+  for (uint32_t o = 0; o < player.object_count(); ++o) {
+    const Animator* an = player.animator(ObjectId{o});
+    if (an == nullptr || an->root_motion().policy != RootMotionPolicy::kAccumulate) continue;
+    travels.push_back({ObjectId{o}, an->root_motion().up});
+  }
   Fnv run_hash;
   uint64_t events = 0, errors = 0;
   for (int64_t t = 0; t < run.ticks; ++t) {
@@ -464,6 +582,16 @@ Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
       run_hash.value(e.object.value);
       run_hash.value(e.clip);
       run_hash.bytes(e.event.data(), e.event.size());
+    }
+    for (Travel& tr : travels) {
+      Result<RootMotionDelta> d = player.take_root_motion(tr.id);
+      if (!d) continue;  // cannot fail: the object accumulates
+      run_hash.value(d->x);
+      run_hash.value(d->y);
+      run_hash.value(d->z);
+      run_hash.value(d->yaw);
+      add_turned(&tr.x, &tr.y, &tr.z, tr.up, tr.yaw, *d);
+      tr.yaw += d->yaw;
     }
     events += evs.size();
     errors += tick_errors;
@@ -495,6 +623,13 @@ Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
       }
     }
   }
+  for (const Travel& tr : travels) {
+    appendf(out,
+            "%s root motion: travelled %.6f %.6f %.6f (object units, its frame at tick 0), "
+            "turned %.6f turns\n",
+            printable(player.name(tr.id)).c_str(), tr.x, tr.y, tr.z,
+            static_cast<double>(tr.yaw) / static_cast<double>(kYawUnitsPerTurn));
+  }
   appendf(out,
           "played %" PRId64 " ticks at %d Hz: %" PRIu64 " events, %" PRIu64
           " refused calls, %" PRIu64 " dropped events; run hash %016" PRIx64 "\n",
@@ -519,6 +654,7 @@ struct Pose {
   std::string_view object;
   int64_t tick = 0;
   int32_t rate = 60;
+  std::optional<RootMotionDelta> root_motion;  // accumulate objects: taken over ticks 0..T
   std::vector<PoseJoint> joints;
   std::vector<PosePart> parts;
 };
@@ -535,31 +671,40 @@ Result<Pose> compute_pose(const Pack& pack, std::string_view object, int64_t tic
   if (Result<void> r = apply_settings(player, id, settings); !r) return r.error();
   Animator* animator = player.animator(id);
   StateMachine* machine = player.state_machine(id);
-  if (machine != nullptr && machine->graph().states.empty()) {
-    // Layers only: their weights reach the animator in the first update; no transition
-    // ever fires, so the pose at T is posed directly, as below.
-    machine->update(0);
-    animator->evaluate(tick);
-  } else if (machine != nullptr) {
-    // A state machine's transitions depend on every tick: step the object as
-    // ScenePlayer::step does (update, then advance; other objects do not touch it).
+  const bool states = machine != nullptr && !machine->graph().states.empty();
+  const bool accumulate =
+      animator != nullptr && animator->root_motion().policy == RootMotionPolicy::kAccumulate;
+  // Layers only: their weights reach the animator in the first update; no transition ever
+  // fires.
+  if (machine != nullptr && !states) machine->update(0);
+  if (states || accumulate) {
+    // A state machine's transitions depend on every tick, and root motion is collected by
+    // each advance: step the object as ScenePlayer::step does (update, then advance; other
+    // objects do not touch it).
     if (tick > kMaxSteppedPoseTick) {
       return Error::make(ErrorCode::kInvalidArgument,
-                         "object '%s' has states: it is stepped from tick 0, so tick "
+                         "object '%s' %s: it is stepped from tick 0, so tick "
                          "%" PRId64 " is above the most, %" PRId64,
-                         printable(object).c_str(), tick, kMaxSteppedPoseTick);
+                         printable(object).c_str(),
+                         states ? "has states" : "accumulates root motion", tick,
+                         kMaxSteppedPoseTick);
     }
     for (int64_t t = 0; t <= tick; ++t) {
-      machine->update(t);
+      if (states) machine->update(t);
       (void)animator->advance(t);
     }
+  }
+  if (animator != nullptr) {
+    // Otherwise nothing scripted happens, so the object's animator (what its
+    // [object.animation] started at tick 0) poses tick T directly: the same bits as
+    // stepping ticks 0..T (sampling does not depend on the previous tick; events and other
+    // objects do not touch the pose), in constant time for any T. Then its IK solvers, as
+    // ScenePlayer::step runs them (IK starts from the evaluated pose every tick).
     animator->evaluate(tick);
-  } else if (animator != nullptr) {
-    // Nothing scripted happens, so the object's animator (what its [object.animation]
-    // started at tick 0) poses tick T directly: the same bits as stepping ticks 0..T
-    // (sampling does not depend on the previous tick; events and other objects do not
-    // touch the pose), in constant time for any T.
-    animator->evaluate(tick);
+    if (IkSet* ik = player.ik(id); ik != nullptr) {
+      ik->apply(animator->mutable_locals(), animator->mutable_globals());
+      animator->refresh_palette();
+    }
   }
 
   const ObjectInfo& info = pack.objects()[id.value];
@@ -568,6 +713,7 @@ Result<Pose> compute_pose(const Pack& pack, std::string_view object, int64_t tic
   pose.object = info.name;
   pose.tick = tick;
   pose.rate = rate;
+  if (accumulate) pose.root_motion = animator->take_root_motion();
   if (animator != nullptr) {
     const Skeleton& skeleton = animator->rig()->skeleton();
     for (int j = 0; j < skeleton.joint_count(); ++j) {
@@ -652,7 +798,19 @@ std::string format_json(const Pose& pose) {
   std::string out;
   out += "{\"object\": ";
   json_string(&out, pose.object);
-  appendf(&out, ", \"tick\": %" PRId64 ", \"rate\": %d,\n\"joints\": [", pose.tick, pose.rate);
+  appendf(&out, ", \"tick\": %" PRId64 ", \"rate\": %d,", pose.tick, pose.rate);
+  if (const std::optional<RootMotionDelta>& d = pose.root_motion) {
+    appendf(&out,
+            "\n\"root_motion\": {\"x\": %" PRId64 ", \"y\": %" PRId64 ", \"z\": %" PRId64
+            ", \"yaw\": %" PRId64 ", \"translation\": ",
+            d->x, d->y, d->z, d->yaw);
+    const Vec3 t = root_motion_translation(*d);
+    json_floats(&out, &t.x, 3);
+    out += ", \"yaw_radians\": ";
+    json_float(&out, root_motion_yaw(*d));
+    out += "},";
+  }
+  out += "\n\"joints\": [";
   for (size_t j = 0; j < pose.joints.size(); ++j) {
     const PoseJoint& joint = pose.joints[j];
     out += j > 0 ? ",\n  {\"name\": " : "\n  {\"name\": ";
@@ -696,6 +854,13 @@ std::string format_text(const Pose& pose) {
   appendf(&out, "object %s at tick %" PRId64 " (%d Hz): %zu joints, %zu parts\n",
           printable(pose.object).c_str(), pose.tick, pose.rate, pose.joints.size(),
           pose.parts.size());
+  if (const std::optional<RootMotionDelta>& d = pose.root_motion) {
+    const Vec3 t = root_motion_translation(*d);
+    appendf(&out,
+            "  root motion taken: %" PRId64 " %" PRId64 " %" PRId64 " yaw %" PRId64
+            " (translation %.9g %.9g %.9g, yaw %.9g rad)\n",
+            d->x, d->y, d->z, d->yaw, f(t.x), f(t.y), f(t.z), f(root_motion_yaw(*d)));
+  }
   for (size_t j = 0; j < pose.joints.size(); ++j) {
     const PoseJoint& joint = pose.joints[j];
     const Trs& l = joint.local;

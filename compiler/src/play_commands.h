@@ -20,9 +20,15 @@
 //                                           float parameter) or true / false (a bool)
 //   TICK OBJECT trigger NAME                ScenePlayer::fire_trigger
 //   TICK OBJECT state NAME [SECONDS]        ScenePlayer::play_state, fading over SECONDS
+//   TICK OBJECT ik_target SOLVER X Y Z      ScenePlayer::set_ik_target (object space)
+//   TICK OBJECT ik_clear SOLVER             ScenePlayer::clear_ik_target
+//   TICK OBJECT ik_pole SOLVER X Y Z        ScenePlayer::set_ik_pole
+//   TICK OBJECT ik_weight SOLVER WEIGHT     ScenePlayer::set_ik_weight
+//   TICK OBJECT ik_ground SOLVER HEIGHT [NX NY NZ]   ScenePlayer::set_ik_ground (a foot
+//                                           solver; the normal defaults to the mesh's up)
 // OPTION: `speed S`, `start SECONDS`, `loop`, `once`, `ping_pong`, `blend CLIP WEIGHT`
 // (repeatable), `fade SECONDS`. Commands run in Game::tick of their tick, in line order
-// within a tick. Unknown clips, parameters and states are the player's refusals
+// within a tick. Unknown clips, parameters, states and solvers are the player's refusals
 // (reported at their tick), not script errors; an unknown object, command or option or a
 // malformed number is.
 //
@@ -39,6 +45,7 @@
 #include <vector>
 
 #include "animpack/clip.h"
+#include "animpack/math.h"
 #include "animpack/pack.h"
 #include "animpack/result.h"
 #include "animpack/scene_player.h"
@@ -47,7 +54,20 @@ namespace animpack {
 
 // One script line.
 struct ScriptCommand {
-  enum class Kind : uint8_t { kPlay, kFade, kBlend, kStop, kSet, kTrigger, kState };
+  enum class Kind : uint8_t {
+    kPlay,
+    kFade,
+    kBlend,
+    kStop,
+    kSet,
+    kTrigger,
+    kState,
+    kIkTarget,
+    kIkClear,
+    kIkPole,
+    kIkWeight,
+    kIkGround,
+  };
   int64_t tick = 0;
   uint32_t line = 0;  // 1-based line in the script
   std::string object;
@@ -59,8 +79,11 @@ struct ScriptCommand {
   double start = 0.0;
   std::optional<Playback> playback;
   std::vector<std::pair<std::string, float>> blends;  // play/fade: .blend(clip, weight)
-  std::string name;          // set, trigger: the parameter; state: the state
-  float value = 0.0f;        // set: a float parameter's value
+  std::string name;          // set, trigger: the parameter; state: the state; ik_*: the solver
+  float value = 0.0f;        // set: a float parameter's value; ik_weight: the weight;
+                             // ik_ground: the height
+  Vec3 point;                // ik_target: the target; ik_pole: the pole; ik_ground: the normal
+  bool has_point = false;    // ik_ground: a normal was given
   std::optional<bool> flag;  // set: a bool parameter's value (then `value` is unused)
   double seconds = 0.0;      // state: the fade
 };
@@ -116,8 +139,12 @@ struct PlayRun {
 // first: kInvalidArgument names an unknown one), and appends the report to *out: for each
 // tick with events, refused calls or commands, a "tick T" line, then its events, errors
 // and the pose of every animated object (FNV-1a 64 of its palette bits, or its sprite
-// frame); then a summary line. Returns the run's hash: FNV-1a 64 over every tick's
-// palettes, sprite frames and events (tick, object, clip, event name).
+// frame); then, for each object whose root motion policy is accumulate, the motion it
+// took over the run (take_root_motion every tick, summed in the object's frame at tick 0:
+// each delta's translation turned by the yaw taken before it, about the mesh's up axis;
+// and the yaw in turns); then a summary line. Returns the run's hash: FNV-1a 64 over every
+// tick's palettes, sprite frames, events (tick, object, clip, event name) and root motion
+// deltas (the four integers, accumulate objects only).
 Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
                           const std::vector<ScriptCommand>& commands, std::string* out);
 
@@ -126,10 +153,11 @@ Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
 // "rotation" (x y z w), "scale", "global", "palette"}], "parts": [{"node", "mesh",
 // "primitive", "positions"}]}. `node`, `mesh` and `primitive` are the source glTF's
 // indices; `global` is the joint's world matrix in the glTF scene (the rig's root matrix
-// included, the object's own transform not) and `palette` global x inverse bind, both 16
-// floats column-major; `positions` are each part's vertices in the glTF scene's space
-// (CPU-skinned, placed by their node's joint, or static) in the source accessor's order,
-// as [x, y, z] (null for an accessor vertex no part vertex comes from). Floats print with
+// included, the object's own transform not; after its IK solvers) and `palette` global x
+// inverse bind, both 16 floats column-major; `positions` are each part's vertices in the
+// glTF scene's space (CPU-skinned, placed by their node's joint, or static) in the source
+// accessor's order, as [x, y, z] (null for an accessor vertex no part vertex comes from).
+// Floats print with
 // %.9g, which round-trips; strings are JSON-escaped (control characters, DEL and bytes
 // that are not UTF-8 as \u00NN). The object is posed at `tick` directly (constant time).
 // Errors: kInvalidArgument (no such object, negative tick, a pose that is not finite:
@@ -138,7 +166,12 @@ Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
 // An object with states is stepped from tick 0 with `settings` applied first (its
 // machine's update and its animator's advance each tick, as ScenePlayer::step does), so
 // at most kMaxSteppedPoseTick (kInvalidArgument beyond); one with layers only gets its
-// machine's first update and is posed at T directly. `settings` on an object without a
+// machine's first update and is posed at T directly. An object whose root motion policy
+// is accumulate is stepped too (advance every tick), and the JSON gets "root_motion":
+// {"x", "y", "z", "yaw"} (the integers take_root_motion returns for ticks 0 to T, in
+// 1/65536 object units and 2^-24 turns), "translation" (object units) and "yaw_radians".
+// The pose is after the object's IK solvers (their scene targets; IkSet::apply), as
+// ScenePlayer::step leaves it. `settings` on an object without a
 // state machine are kInvalidArgument.
 Result<std::string> pose_json(const Pack& pack, std::string_view object, int64_t tick, int32_t rate,
                               const MachineSettings& settings = {});

@@ -202,10 +202,10 @@ std::optional<Playback> parse_playback(std::string_view text) {
 }
 
 // The keys of [object.animation], by kind.
-constexpr std::array<std::string_view, 17> kAnimationKeys = {
-    "clip",  "events",     "speed",  "start",       "blend",  "playback",
-    "atlas", "grid",       "rects",  "spacing",     "margin", "fps",
-    "clips", "parameters", "states", "transitions", "layers"};
+constexpr std::array<std::string_view, 19> kAnimationKeys = {
+    "clip",   "events",      "speed",   "start",       "blend", "playback", "atlas",
+    "grid",   "rects",       "spacing", "margin",      "fps",   "clips",    "parameters",
+    "states", "transitions", "layers",  "root_motion", "ik"};
 
 bool is_sprite_only_key(std::string_view key) {
   return key == "atlas" || key == "grid" || key == "rects" || key == "spacing" || key == "margin" ||
@@ -214,7 +214,7 @@ bool is_sprite_only_key(std::string_view key) {
 
 bool is_skeletal_only_key(std::string_view key) {
   return key == "blend" || key == "playback" || key == "parameters" || key == "states" ||
-         key == "transitions" || key == "layers";
+         key == "transitions" || key == "layers" || key == "root_motion" || key == "ik";
 }
 
 std::optional<ParameterKind> parse_parameter_kind(std::string_view text) {
@@ -227,6 +227,48 @@ std::optional<ParameterKind> parse_parameter_kind(std::string_view text) {
 // The scene's words for parameter kinds and conditions are graph.h's names.
 const char* kind_word(ParameterKind kind) { return parameter_kind_name(kind); }
 const char* condition_word(ConditionKind kind) { return condition_kind_name(kind); }
+
+std::optional<RootMotionPolicy> parse_policy(std::string_view text) {
+  for (RootMotionPolicy p :
+       {RootMotionPolicy::kOff, RootMotionPolicy::kInPlace, RootMotionPolicy::kAccumulate}) {
+    if (text == root_motion_policy_name(p)) return p;
+  }
+  return std::nullopt;
+}
+
+std::optional<IkKind> parse_ik_kind(std::string_view text) {
+  for (IkKind k : {IkKind::kTwoBone, IkKind::kAim, IkKind::kChain, IkKind::kFoot}) {
+    if (text == ik_kind_name(k)) return k;
+  }
+  return std::nullopt;
+}
+
+double norm_of(const Vec3& v) {
+  return std::sqrt(static_cast<double>(v.x) * v.x + static_cast<double>(v.y) * v.y +
+                   static_cast<double>(v.z) * v.z);
+}
+
+double dot_of(const Vec3& a, const Vec3& b) {
+  return static_cast<double>(a.x) * b.x + static_cast<double>(a.y) * b.y +
+         static_cast<double>(a.z) * b.z;
+}
+
+// "[x, y, z]" for a message.
+std::string vec_text(const Vec3& v) {
+  char text[96];
+  std::snprintf(text, sizeof text, "[%g, %g, %g]", static_cast<double>(v.x),
+                static_cast<double>(v.y), static_cast<double>(v.z));
+  return text;
+}
+
+// Tolerances of axes (mesh `up` and `forward`, an aim's `forward` and `up`): the runtime's
+// (RootMotionConfig::validate, IkSet::create).
+constexpr double kUnitTolerance = 1e-4;
+constexpr double kPerpendicularTolerance = 1e-4;
+// An aim's `forward` and `up` count as parallel when the sine of their angle is below this.
+constexpr double kParallelSine = 1e-3;
+// A pole shorter than this has no direction.
+constexpr double kMinPoleLength = 1e-6;
 
 std::optional<AdditiveReference> parse_reference(std::string_view text) {
   if (text == "first_frame") return AdditiveReference::kFirstFrame;
@@ -402,6 +444,35 @@ class Reader {
     return ok;
   }
 
+  // A vector [x, y, z] (a target, a pole): 3 finite numbers.
+  bool get_vec3(const toml::node& node, std::string_view key, SourcePos at, Vec3* out) {
+    std::array<float, 3> v{};
+    std::array<SourcePos, 3> element_pos;
+    if (!get_numbers(node, key, at, "[x, y, z]", &v, &element_pos)) return false;
+    *out = Vec3{v[0], v[1], v[2]};
+    return true;
+  }
+
+  // A unit axis [x, y, z]: length 1 within kUnitTolerance (`code` otherwise; not normalised).
+  bool get_axis(const toml::node& node, std::string_view key, const std::string& what, SourcePos at,
+                std::string_view code, Vec3* out) {
+    std::array<float, 3> v{};
+    std::array<SourcePos, 3> element_pos;
+    if (!get_numbers(node, key, at, "[x, y, z]", &v, &element_pos)) return false;
+    const Vec3 axis{v[0], v[1], v[2]};
+    const double len = norm_of(axis);
+    if (std::fabs(len - 1.0) > kUnitTolerance) {
+      std::ostringstream text;
+      text << len;
+      report(code, at,
+             what + " " + vec_text(axis) + " has length " + text.str() +
+                 "; an axis must be a unit vector (length 1 within 1e-4)");
+      return false;
+    }
+    *out = axis;
+    return true;
+  }
+
   // A relative asset path with one of the extensions; `ext_rule` words them.
   bool get_path(const toml::node& node, std::string_view what, SourcePos at,
                 std::initializer_list<std::string_view> extensions, std::string_view ext_rule,
@@ -502,6 +573,7 @@ class Reader {
     SceneMesh mesh;
     mesh.pos = pos;
     Misspelt misspelt;
+    bool up_ok = false, forward_ok = false;
     for (const Entry& e : entries(table)) {
       if (e.key == "name") {
         mesh.name_pos = e.pos;
@@ -513,9 +585,37 @@ class Reader {
         mesh.events_pos = e.pos;
         std::vector<bool> frame_ok;
         read_events(*e.node, e.pos, false, "", &mesh.events, &frame_ok);
+      } else if (e.key == "up" || e.key == "forward") {
+        const bool up = e.key == "up";
+        (up ? mesh.up_pos : mesh.forward_pos) = e.pos;
+        Vec3 axis;
+        if (get_axis(*e.node, e.key, "mesh " + ticked(e.key), e.pos, "E0160", &axis)) {
+          (up ? mesh.up : mesh.forward) = axis;
+          (up ? up_ok : forward_ok) = true;
+        }
       } else {
-        unknown_key(e, "[[mesh]] (it takes `name`, `file` and `events`)",
-                    {"name", "file", "events"}, &misspelt);
+        unknown_key(e, "[[mesh]] (it takes `name`, `file`, `events`, `up` and `forward`)",
+                    {"name", "file", "events", "up", "forward"}, &misspelt);
+      }
+    }
+    // The axes must be perpendicular (a default one counts as given).
+    if ((mesh.up_pos.known() || mesh.forward_pos.known()) && (up_ok || !mesh.up_pos.known()) &&
+        (forward_ok || !mesh.forward_pos.known())) {
+      const double d = dot_of(mesh.up, mesh.forward);
+      if (std::fabs(d) > kPerpendicularTolerance) {
+        const SourcePos later = !mesh.up_pos.known()                    ? mesh.forward_pos
+                                : !mesh.forward_pos.known()             ? mesh.up_pos
+                                : before(mesh.up_pos, mesh.forward_pos) ? mesh.forward_pos
+                                                                        : mesh.up_pos;
+        std::ostringstream text;
+        text << d;
+        report("E0161", later,
+               "mesh " + label(mesh.name, pos) + "'s `up` " + vec_text(mesh.up) +
+                   " and `forward` " + vec_text(mesh.forward) +
+                   " are not perpendicular (their dot product is " + text.str() +
+                   "; it must be 0 within 1e-4)");
+        mesh.up = Vec3{0, 1, 0};
+        mesh.forward = Vec3{0, 0, 1};
       }
     }
     if (!mesh.name_pos.known() && !misspelt.has("name")) {
@@ -679,6 +779,12 @@ class Reader {
       } else if (e.key == "layers") {
         a.layers_pos = e.pos;
         read_layers(node, e.pos, &a.layers);
+      } else if (e.key == "root_motion") {
+        a.root_motion_pos = e.pos;
+        read_root_motion(node, e.pos, who, &a.root_motion);
+      } else if (e.key == "ik") {
+        a.ik_pos = e.pos;
+        read_ik(node, e.pos, &a.ik);
       } else if (e.key == "blend") {
         a.blend_pos = e.pos;
         read_blend(node, e.pos, &a.blend);
@@ -1119,6 +1225,384 @@ class Reader {
       out->push_back(std::move(clip));
       range_ok->push_back(ok);
     }
+  }
+
+  // --- Root motion and IK ([object.animation.root_motion], [[object.animation.ik]]).
+  // Joint names are the cooker's to resolve (E02xx); here: kinds, words, ranges, counts. ---
+
+  // An array of distinct strings (`extract`, `feet`): each element's position kept, an
+  // empty array E0134, a repeated entry `repeat_code` at the later element.
+  bool get_names(const toml::node& node, std::string_view key, SourcePos at, std::string_view shape,
+                 std::string_view repeat_code, std::vector<std::string>* out,
+                 std::vector<SourcePos>* element_pos) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) return wrong_kind(node, ticked(key), at, shape);
+    if (array->empty()) {
+      report("E0134", at, ticked(key) + " is empty; leave it out for its default");
+      return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      const SourcePos pos = to_pos(element.source().begin);
+      std::string name;
+      if (!get_string(element, "element " + std::to_string(i + 1) + " of " + ticked(key), pos,
+                      &name, true)) {
+        ok = false;
+        continue;
+      }
+      if (std::find(out->begin(), out->end(), name) != out->end()) {
+        report(repeat_code, pos, ticked(key) + " lists " + ticked(name) + " twice");
+        ok = false;
+        continue;
+      }
+      out->push_back(std::move(name));
+      element_pos->push_back(pos);
+    }
+    return ok;
+  }
+
+  // `extract`: distinct "horizontal", "vertical", "yaw", not empty. True when read.
+  bool read_extract(const toml::node& node, SourcePos at, SceneRootMotion* rm) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) {
+      return wrong_kind(node, "`extract`", at,
+                        "an array of \"horizontal\", \"vertical\" and \"yaw\"");
+    }
+    if (array->empty()) {
+      report("E0134", at,
+             "`extract` is empty; root motion extracts at least one part (leave it out for "
+             "[\"horizontal\"])");
+      return false;
+    }
+    uint8_t bits = 0;
+    bool ok = true;
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      const SourcePos pos = to_pos(element.source().begin);
+      rm->extract_element_pos.push_back(pos);
+      std::string word;
+      if (!get_string(element, "element " + std::to_string(i + 1) + " of `extract`", pos, &word,
+                      false)) {
+        ok = false;
+        continue;
+      }
+      const uint8_t bit = word == "horizontal" ? kExtractHorizontal
+                          : word == "vertical" ? kExtractVertical
+                          : word == "yaw"      ? kExtractYaw
+                                               : 0;
+      if (bit == 0) {
+        report("E0157", pos,
+               "unknown root motion extract \"" + word +
+                   "\"; it takes \"horizontal\", \"vertical\" and \"yaw\"" +
+                   did_you_mean(closest(word, {"horizontal", "vertical", "yaw"})));
+        ok = false;
+      } else if ((bits & bit) != 0) {
+        report("E0157", pos, "`extract` lists \"" + word + "\" twice");
+        ok = false;
+      }
+      bits |= bit;
+    }
+    if (ok) rm->extract = bits;
+    return ok;
+  }
+
+  void read_root_motion(const toml::node& node, SourcePos at, const std::string& who,
+                        std::optional<SceneRootMotion>* out) {
+    const toml::table* table = node.as_table();
+    if (table == nullptr) {
+      wrong_kind(node, "`root_motion`", at, "a table ([object.animation.root_motion])");
+      return;
+    }
+    SceneRootMotion rm;
+    rm.pos = to_pos(table->source().begin);
+    Misspelt misspelt;
+    bool extract_ok = true;
+    for (const Entry& e : entries(*table)) {
+      if (e.key == "policy") {
+        rm.policy_pos = e.pos;
+        std::string text;
+        if (!get_string(*e.node, "root motion `policy`", e.pos, &text, false)) continue;
+        const std::optional<RootMotionPolicy> policy = parse_policy(text);
+        if (!policy) {
+          report("E0156", e.pos,
+                 "unknown root motion policy \"" + text +
+                     "\"; it takes \"off\", \"in_place\" or \"accumulate\"" +
+                     did_you_mean(closest(text, {"off", "in_place", "accumulate"})));
+          continue;
+        }
+        rm.policy = *policy;
+      } else if (e.key == "joint") {
+        rm.joint_pos = e.pos;
+        get_string(*e.node, "root motion `joint`", e.pos, &rm.joint, true);
+      } else if (e.key == "extract") {
+        rm.extract_pos = e.pos;
+        extract_ok = read_extract(*e.node, e.pos, &rm);
+      } else if (e.key == "rate") {
+        rm.rate_pos = e.pos;
+        int32_t rate = 0;
+        if (!get_int(*e.node, "root motion `rate`", e.pos, &rate)) continue;
+        if (rate < 1 || rate > kMaxRootMotionRate) {
+          report("E0158", e.pos,
+                 "root motion `rate` " + std::to_string(rate) +
+                     " (track samples a second) is outside [1, " +
+                     std::to_string(kMaxRootMotionRate) + "]");
+          continue;
+        }
+        rm.rate = rate;
+      } else if (e.key == "feet") {
+        rm.feet_pos = e.pos;
+        const toml::array* array = e.node->as_array();
+        if (array != nullptr &&
+            over_limit(array->size(), kMaxRootMotionFeet, "`feet`", "joints", e.pos)) {
+          continue;
+        }
+        get_names(*e.node, "feet", e.pos, "an array of joint names", "E0159", &rm.feet,
+                  &rm.feet_element_pos);
+      } else {
+        unknown_key(e,
+                    "[object.animation.root_motion] (it takes `policy`, `joint`, `extract`, "
+                    "`rate` and `feet`)",
+                    {"policy", "joint", "extract", "rate", "feet"}, &misspelt);
+      }
+    }
+    if (!rm.policy_pos.known() && !misspelt.has("policy")) {
+      report("E0103", rm.pos,
+             who + "'s root motion has no `policy` (\"off\", \"in_place\" or \"accumulate\")");
+    }
+    if (rm.feet_pos.known() && extract_ok && (rm.extract & kExtractHorizontal) == 0) {
+      report("E0159", rm.feet_pos,
+             "`feet` give the horizontal travel from foot contact, but `extract` has no "
+             "\"horizontal\"");
+    }
+    *out = std::move(rm);
+  }
+
+  void read_ik(const toml::node& node, SourcePos at, std::vector<SceneIk>* out) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) {
+      wrong_kind(node, "`ik`", at, "an array of tables ([[object.animation.ik]])");
+      return;
+    }
+    if (over_limit(array->size(), static_cast<size_t>(kMaxIkSolvers), "`ik`", "solvers", at)) {
+      return;
+    }
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      SceneIk ik;
+      ik.pos = to_pos(element.source().begin);
+      const std::string which = "IK solver " + std::to_string(i + 1);
+      const toml::table* table = element.as_table();
+      if (table == nullptr) {
+        wrong_kind(element, which, ik.pos, "a table ([[object.animation.ik]])");
+        continue;
+      }
+      // `kind` first: which other keys apply depends on it.
+      bool typed = false;
+      if (const toml::node* kind = table->get("kind")) {
+        for (const Entry& e : entries(*table)) {
+          if (e.key == "kind") ik.kind_pos = e.pos;
+        }
+        std::string text;
+        if (get_string(*kind, "IK `kind`", ik.kind_pos, &text, false)) {
+          if (const std::optional<IkKind> k = parse_ik_kind(text)) {
+            ik.kind = *k;
+            typed = true;
+          } else {
+            report("E0162", ik.kind_pos,
+                   "unknown IK kind \"" + text +
+                       "\"; it takes \"two_bone\", \"aim\", \"chain\" or \"foot\"" +
+                       did_you_mean(closest(text, {"two_bone", "aim", "chain", "foot"})));
+          }
+        }
+      }
+      const std::string kind = typed ? std::string(ik.kind == IkKind::kAim ? "an " : "a ") +
+                                           ik_kind_name(ik.kind) + " solver"
+                                     : "";
+      // A key only some kinds take: E0165 at the key for another kind.
+      const auto for_kinds = [&](const Entry& e, std::initializer_list<IkKind> kinds,
+                                 std::string_view names) {
+        if (!typed) return false;  // the kind is unknown: nothing more to say
+        if (std::find(kinds.begin(), kinds.end(), ik.kind) != kinds.end()) return true;
+        report("E0165", e.pos,
+               which + " is " + kind + ", which takes no " + ticked(e.key) + " (" +
+                   std::string(names) + ")");
+        return false;
+      };
+      // A number in a range (E0166), `what` naming the key.
+      const auto ranged = [&](const Entry& e, float lo, float hi, bool open_low,
+                              std::string_view unit, float* value) {
+        float v = 0;
+        if (!get_float(*e.node, which + "'s " + ticked(e.key), e.pos, &v)) return;
+        if ((open_low ? v <= lo : v < lo) || v > hi) {
+          report("E0166", e.pos,
+                 which + "'s " + ticked(e.key) + " " + number(v) + std::string(unit) +
+                     " is outside " + (open_low ? "(" : "[") + number(lo) + ", " + number(hi) +
+                     "]");
+          return;
+        }
+        *value = v;
+      };
+      Misspelt misspelt;
+      bool aim_forward_ok = false, aim_up_ok = false;
+      for (const Entry& e : entries(*table)) {
+        if (e.key == "kind") continue;  // read above
+        if (e.key == "name") {
+          ik.name_pos = e.pos;
+          get_string(*e.node, "IK `name`", e.pos, &ik.name, true);
+        } else if (e.key == "joints") {
+          ik.joints_pos = e.pos;
+          const toml::array* joints = e.node->as_array();
+          if (joints == nullptr) {
+            wrong_kind(*e.node, "`joints`", e.pos, "an array of joint names");
+            continue;
+          }
+          for (size_t j = 0; j < joints->size(); ++j) {
+            const toml::node& joint = *joints->get(j);
+            const SourcePos pos = to_pos(joint.source().begin);
+            std::string name;
+            if (get_string(joint, "element " + std::to_string(j + 1) + " of `joints`", pos, &name,
+                           true)) {
+              ik.joints.push_back(std::move(name));
+              ik.joint_element_pos.push_back(pos);
+            }
+          }
+          if (typed) check_joint_count(ik, joints->size(), which);
+        } else if (e.key == "weight") {
+          ik.weight_pos = e.pos;
+          ranged(e, 0.0f, 1.0f, false, "", &ik.weight);
+        } else if (e.key == "target") {
+          ik.target_pos = e.pos;
+          // A foot's target is the ground under it (the game's set_ground), not a point.
+          if (!for_kinds(e, {IkKind::kTwoBone, IkKind::kAim, IkKind::kChain},
+                         "two_bone, aim and chain solvers take it; a foot solver's ground is "
+                         "set by the game")) {
+            continue;
+          }
+          Vec3 v;
+          if (get_vec3(*e.node, e.key, e.pos, &v)) ik.target = v;
+        } else if (e.key == "pole") {
+          ik.pole_pos = e.pos;
+          if (!for_kinds(e, {IkKind::kTwoBone, IkKind::kFoot, IkKind::kAim},
+                         "two_bone, foot and aim solvers take it")) {
+            continue;
+          }
+          Vec3 v;
+          if (!get_vec3(*e.node, e.key, e.pos, &v)) continue;
+          if (norm_of(v) < kMinPoleLength) {
+            report("E0167", e.pos,
+                   which + "'s `pole` " + vec_text(v) +
+                       " is zero; a pole is a direction (leave it out to keep the pose's)");
+            continue;
+          }
+          ik.pole = v;
+        } else if (e.key == "soften") {
+          ik.soften_pos = e.pos;
+          if (for_kinds(e, {IkKind::kTwoBone, IkKind::kFoot}, "two_bone and foot solvers take it"))
+            ranged(e, 0.0f, 1.0f, true, "", &ik.soften);
+        } else if (e.key == "twist") {
+          ik.twist_pos = e.pos;
+          if (for_kinds(e, {IkKind::kTwoBone}, "two_bone solvers take it"))
+            ranged(e, -180.0f, 180.0f, false, " degrees", &ik.twist_degrees);
+        } else if (e.key == "forward" || e.key == "up") {
+          const bool forward = e.key == "forward";
+          (forward ? ik.forward_pos : ik.up_pos) = e.pos;
+          if (!for_kinds(e, {IkKind::kAim}, "aim solvers take it")) continue;
+          Vec3 axis;
+          if (get_axis(*e.node, e.key, which + "'s " + ticked(e.key), e.pos, "E0168", &axis)) {
+            (forward ? ik.forward : ik.up) = axis;
+            (forward ? aim_forward_ok : aim_up_ok) = true;
+          }
+        } else if (e.key == "max_angle") {
+          ik.max_angle_pos = e.pos;
+          if (for_kinds(e, {IkKind::kAim}, "aim solvers take it"))
+            ranged(e, 0.0f, 180.0f, true, " degrees", &ik.max_angle_degrees);
+        } else if (e.key == "iterations") {
+          ik.iterations_pos = e.pos;
+          if (!for_kinds(e, {IkKind::kChain}, "chain solvers take it")) continue;
+          int32_t n = 0;
+          if (!get_int(*e.node, which + "'s `iterations`", e.pos, &n)) continue;
+          if (n < 1 || n > kMaxIkIterations) {
+            report("E0166", e.pos,
+                   which + "'s `iterations` " + std::to_string(n) + " is outside [1, " +
+                       std::to_string(kMaxIkIterations) + "]");
+            continue;
+          }
+          ik.iterations = n;
+        } else if (e.key == "hips") {
+          ik.hips_pos = e.pos;
+          if (for_kinds(e, {IkKind::kFoot}, "foot solvers take it"))
+            get_string(*e.node, which + "'s `hips`", e.pos, &ik.hips, true);
+        } else {
+          unknown_key(e,
+                      which +
+                          " (it takes `kind`, `joints`, `name`, `weight`, `target`, `pole`, "
+                          "`soften`, `twist`, `forward`, `up`, `max_angle`, `iterations` and "
+                          "`hips`)",
+                      {"kind", "joints", "name", "weight", "target", "pole", "soften", "twist",
+                       "forward", "up", "max_angle", "iterations", "hips"},
+                      &misspelt);
+        }
+      }
+      if (!ik.kind_pos.known() && !misspelt.has("kind")) {
+        report("E0103", ik.pos,
+               which + " has no `kind` (\"two_bone\", \"aim\", \"chain\" or \"foot\")");
+      }
+      if (!ik.joints_pos.known() && !misspelt.has("joints")) {
+        report("E0103", ik.pos, which + " has no `joints`");
+      }
+      // An aim's axes must not be parallel (a default one counts as given).
+      if (typed && ik.kind == IkKind::kAim && (ik.forward_pos.known() || ik.up_pos.known()) &&
+          (aim_forward_ok || !ik.forward_pos.known()) && (aim_up_ok || !ik.up_pos.known())) {
+        const double c = dot_of(ik.forward, ik.up);
+        const double sine = std::sqrt(std::max(0.0, 1.0 - c * c));
+        if (sine < kParallelSine) {
+          const SourcePos later = !ik.up_pos.known()                  ? ik.forward_pos
+                                  : !ik.forward_pos.known()           ? ik.up_pos
+                                  : before(ik.up_pos, ik.forward_pos) ? ik.forward_pos
+                                                                      : ik.up_pos;
+          report("E0168", later,
+                 which + "'s `forward` " + vec_text(ik.forward) + " and `up` " + vec_text(ik.up) +
+                     " are parallel; the up axis must leave the aim a roll to keep");
+        }
+      }
+      if (ik.name.empty() && !ik.joints.empty() && !ik.name_pos.known()) {
+        ik.name = ik.joints.back();
+      }
+      if (!ik.name.empty()) {
+        for (const SceneIk& earlier : *out) {
+          if (earlier.name == ik.name) {
+            report("E0164", ik.name_pos.known() ? ik.name_pos : ik.joints_pos,
+                   which + "'s name " + ticked(ik.name) +
+                       (ik.name_pos.known() ? "" : " (its last joint)") +
+                       " is already taken by the solver at line " +
+                       std::to_string(earlier.pos.line) +
+                       "; give each solver of an object its own `name`");
+            break;
+          }
+        }
+      }
+      out->push_back(std::move(ik));
+    }
+  }
+
+  // E0163 when a solver of a known kind lists the wrong number of joints.
+  void check_joint_count(const SceneIk& ik, size_t count, const std::string& which) {
+    size_t lo = 3, hi = 3;
+    std::string shape = "3 joints {upper, middle, end}";
+    if (ik.kind == IkKind::kFoot) shape = "3 joints {thigh, shin, foot}";
+    if (ik.kind == IkKind::kAim) {
+      lo = hi = 1;
+      shape = "1 joint";
+    } else if (ik.kind == IkKind::kChain) {
+      lo = 2;
+      hi = static_cast<size_t>(kMaxChainJoints);
+      shape = "2 to " + std::to_string(kMaxChainJoints) + " joints, top first";
+    }
+    if (count >= lo && count <= hi) return;
+    report("E0163", ik.joints_pos,
+           which + (ik.kind == IkKind::kAim ? " is an " : " is a ") + ik_kind_name(ik.kind) +
+               " solver, which takes " + shape + "; `joints` has " + std::to_string(count));
   }
 
   // --- State machines and layers ([object.animation] parameters, states, transitions,

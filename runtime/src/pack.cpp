@@ -389,6 +389,154 @@ uint64_t graph_bytes(const GraphDef& graph, const Rig& rig) {
          graph.layers.size() * (64 + joints * 4);
 }
 
+// Version 4: a mesh axis is finite and unit within 1e-4.
+bool unit_axis(const Vec3& v) {
+  if (!(finite(v.x) && finite(v.y) && finite(v.z))) return false;
+  const double x = v.x, y = v.y, z = v.z;
+  const double length = std::sqrt(x * x + y * y + z * z);
+  return length >= 1.0 - 1e-4 && length <= 1.0 + 1e-4;
+}
+
+double dot_d(const Vec3& a, const Vec3& b) {
+  return double{a.x} * b.x + double{a.y} * b.y + double{a.z} * b.z;
+}
+
+static_assert(sizeof(fb::RootMotionSamplei) == sizeof(RootMotionSample));
+
+// Version 4: an object's root motion, read against its rig and mesh (whose axes it takes):
+// the policy, extract bits, rate and joint, then RootMotionConfig::validate; one track per
+// rig clip for kAccumulate (none otherwise), an additive clip's empty, every other shaped
+// for its clip (check_root_motion_track). Tracks are views into the file.
+Result<void> read_root_motion(const fb::RootMotion& in, const Rig& rig, const MeshInfo& mesh,
+                              flatbuffers::uoffset_t o, Budget* budget, RootMotionConfig* config,
+                              std::vector<RootMotionTrack>* tracks) {
+  const auto policy = static_cast<uint8_t>(in.policy());
+  if (policy > 2) return bad("object %u root motion: bad policy %u", o, policy);
+  const uint8_t all = kExtractHorizontal | kExtractVertical | kExtractYaw;
+  if (in.extract() == 0 || (in.extract() & ~all) != 0)
+    return bad("object %u root motion: bad extract bits 0x%x (1 horizontal, 2 vertical, 4 yaw)", o,
+               unsigned{in.extract()});
+  if (in.rate() < 1 || in.rate() > kMaxRootMotionRate)
+    return bad("object %u root motion: rate %d, not in [1, %d]", o, in.rate(), kMaxRootMotionRate);
+  const int joints = rig.skeleton().joint_count();
+  if (in.joint() < 0 || in.joint() >= joints)
+    return bad("object %u root motion: joint %d of %d", o, in.joint(), joints);
+  config->policy = static_cast<RootMotionPolicy>(policy);
+  config->joint = in.joint();
+  config->extract = in.extract();
+  config->rate = in.rate();
+  config->up = mesh.up;
+  config->forward = mesh.forward;
+  if (Result<void> r = config->validate(rig.skeleton()); !r)
+    return bad("object %u root motion: %s", o, r.error().message());
+  const auto* list = in.tracks();
+  const flatbuffers::uoffset_t n = list ? list->size() : 0;
+  const bool accumulate = config->policy == RootMotionPolicy::kAccumulate;
+  const auto clips = static_cast<flatbuffers::uoffset_t>(rig.clip_count());
+  if (accumulate ? n != clips : n != 0) {
+    return bad("object %u root motion: %u tracks for %u clips (%s: %s)", o, n, clips,
+               root_motion_policy_name(config->policy), accumulate ? "one per clip" : "none");
+  }
+  // Each track is a table: its 4-byte offset and its 4-byte vtable offset.
+  if (!budget->take(uint64_t{n} * 2 + 1))
+    return bad("object %u root motion: more tracks than the file holds", o);
+  tracks->reserve(n);
+  for (flatbuffers::uoffset_t c = 0; c < n; ++c) {
+    const auto* samples = list->Get(c)->samples();
+    RootMotionTrack track;
+    if (samples) {
+      track.samples = {reinterpret_cast<const RootMotionSample*>(samples->data()), samples->size()};
+    }
+    const Clip& clip = rig.clips()[c];
+    if (clip.additive() != AdditiveReference::kNone && !track.samples.empty())
+      return bad("object %u root motion track %u: clip '%.*s' is additive, its track must be empty",
+                 o, c, static_cast<int>(std::min<size_t>(clip.name().size(), 40)),
+                 clip.name().data());
+    if (Result<void> r = check_root_motion_track(clip, *config, track); !r)
+      return bad("object %u root motion track %u: %s", o, c, r.error().message());
+    tracks->push_back(track);
+  }
+  return ok();
+}
+
+bool finite(const fb::Vec3f* v) { return v == nullptr || finite(*v); }
+
+// Version 4: an object's IK solvers, read against its rig: the count, names, kinds, joint
+// lists (in the rig, at most kMaxChainJoints), every float finite and the iteration count
+// in range; then IkSet::create's checks (chains, bone lengths, ranges, axes, hips),
+// whose kBadIk becomes kBadPack naming the object (its message names the solver).
+Result<void> read_ik(const flatbuffers::Vector<flatbuffers::Offset<fb::IkSolver>>& in,
+                     const Rig& rig, Vec3 up, flatbuffers::uoffset_t o, Budget* budget,
+                     std::vector<IkSolverDef>* out) {
+  if (in.size() > static_cast<flatbuffers::uoffset_t>(kMaxIkSolvers))
+    return bad("object %u: %u IK solvers, at most %d", o, in.size(), kMaxIkSolvers);
+  if (!budget->take(uint64_t{in.size()} * 2 + 1))
+    return bad("object %u: more IK solvers than the file holds", o);
+  const auto joints = static_cast<uint32_t>(rig.skeleton().joint_count());
+  out->reserve(in.size());
+  for (flatbuffers::uoffset_t i = 0; i < in.size(); ++i) {
+    const fb::IkSolver* s = in.Get(i);
+    IkSolverDef def;
+    const std::string_view name = view(s->name());
+    if (!valid_utf8(name) || !budget->take(0, name.size()))
+      return bad("object %u IK solver %u: the name is not UTF-8 or more than the file holds", o, i);
+    def.name = std::string(name);
+    const auto kind = static_cast<uint8_t>(s->kind());
+    if (kind > 3) return bad("object %u IK solver %u: bad kind %u", o, i, kind);
+    def.kind = static_cast<IkKind>(kind);
+    const auto* list = s->joints();
+    const flatbuffers::uoffset_t n = list ? list->size() : 0;
+    if (n == 0 || n > static_cast<flatbuffers::uoffset_t>(kMaxChainJoints) || !budget->take(n))
+      return bad("object %u IK solver %u: %u joints, 1 to %d", o, i, n, kMaxChainJoints);
+    for (const uint16_t j : *list) {
+      if (j >= joints)
+        return bad("object %u IK solver %u: joint %u of %u", o, i, unsigned{j}, joints);
+      def.joints.push_back(j);
+    }
+    if (!(finite(s->weight()) && finite(s->soften()) && finite(s->twist()) &&
+          finite(s->max_angle()) && finite(s->target()) && finite(s->pole()) &&
+          finite(s->forward()) && finite(s->up()))) {
+      return bad("object %u IK solver %u: a number is not finite", o, i);
+    }
+    if (s->iterations() < 1 || s->iterations() > kMaxIkIterations)
+      return bad("object %u IK solver %u: %d iterations, 1 to %d", o, i, s->iterations(),
+                 kMaxIkIterations);
+    if (s->hips() < -1 || s->hips() >= static_cast<int32_t>(joints))
+      return bad("object %u IK solver %u: hips joint %d of %u", o, i, s->hips(), joints);
+    def.weight = s->weight();
+    def.has_target = s->target() != nullptr;
+    if (def.has_target) def.target = to_vec3(*s->target());
+    def.has_pole = s->pole() != nullptr;
+    if (def.has_pole) def.pole = to_vec3(*s->pole());
+    def.soften = s->soften();
+    def.twist = s->twist();
+    if (s->forward()) def.forward = to_vec3(*s->forward());
+    if (s->up()) def.up = to_vec3(*s->up());
+    def.max_angle = s->max_angle();
+    def.iterations = s->iterations();
+    def.hips = s->hips();
+    out->push_back(std::move(def));
+  }
+  Result<IkSet> set = IkSet::create(&rig.skeleton(), *out, up);
+  if (!set) return bad("object %u IK: %s", o, set.error().message());
+  return ok();
+}
+
+// What a ScenePlayer allocates for an object's root motion (the Animator's first-frame
+// values and track views, per clip) and IK set (copies of the definitions, per-solver
+// state, scratch locals per joint and FABRIK points), at most.
+uint64_t root_motion_bytes(const Rig& rig) {
+  return 256 + static_cast<uint64_t>(rig.clip_count()) * (sizeof(Trs) + sizeof(RootMotionTrack));
+}
+
+uint64_t ik_bytes(const std::vector<IkSolverDef>& solvers, const Rig& rig) {
+  uint64_t n = 1024 + static_cast<uint64_t>(rig.skeleton().joint_count()) * sizeof(Trs) +
+               uint64_t{kMaxChainJoints} * sizeof(Vec3);
+  for (const IkSolverDef& s : solvers)
+    n += sizeof(IkSolverDef) + 128 + s.name.size() + s.joints.size() * 2;
+  return n;
+}
+
 }  // namespace
 
 Pack::Pack() = default;
@@ -838,6 +986,13 @@ Result<void> Pack::load() {
       }
       if ((in->static_bounds() || in->joint_bounds()) && !in->bounds())
         return bad("mesh %u: joint or static bounds without bounds", m);
+      // Axes (version 4): unit and perpendicular; absent, glTF's +Y up and +Z forward.
+      if (in->up()) info.up = to_vec3(*in->up());
+      if (in->forward()) info.forward = to_vec3(*in->forward());
+      if (!unit_axis(info.up) || !unit_axis(info.forward))
+        return bad("mesh %u: the up or forward axis is not finite and unit", m);
+      if (std::fabs(dot_d(info.up, info.forward)) > 1e-4)
+        return bad("mesh %u: the up and forward axes are not perpendicular", m);
       bounds_.push_back(bounds);
       joint_bound_counts.push_back(in->joint_bounds() ? in->joint_bounds()->size() : 0);
       meshes_.push_back(info);
@@ -1021,6 +1176,31 @@ Result<void> Pack::load() {
             return bad("object %u graph: %s", o, r.error().message());
           play_bytes += graph_bytes(def, *rig);
           anim.graph = std::move(def);
+        }
+        // Version 4: root motion and IK move a rig's joints, so only a skeletal object
+        // whose mesh has a rig may have them.
+        const auto* solvers = a->ik();
+        if ((a->root_motion() || (solvers && solvers->size() > 0)) && !rig) {
+          return bad("object %u: %s on %s", o, a->root_motion() ? "root motion" : "IK",
+                     sheet ? "a sprite object" : "an object without a rig");
+        }
+        if (const fb::RootMotion* rm = a->root_motion()) {
+          RootMotionConfig config;
+          if (Result<void> r = read_root_motion(*rm, *rig, meshes_[static_cast<size_t>(info.mesh)],
+                                                o, &budget, &config, &anim.root_tracks);
+              !r) {
+            return r.error();
+          }
+          play_bytes += root_motion_bytes(*rig);
+          anim.root_motion = config;
+        }
+        if (solvers && solvers->size() > 0) {
+          if (Result<void> r = read_ik(*solvers, *rig, meshes_[static_cast<size_t>(info.mesh)].up,
+                                       o, &budget, &anim.ik);
+              !r) {
+            return r.error();
+          }
+          play_bytes += ik_bytes(anim.ik, *rig);
         }
       }
       play_bytes += 512;

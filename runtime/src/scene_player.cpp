@@ -211,7 +211,7 @@ Result<ScenePlayer> ScenePlayer::create(const Pack* pack, int32_t tick_rate,
 
   // Pass 1: the per-object rigs and sheets, so that their vectors never move again.
   std::vector<int> own_rig(infos.size(), -1), own_sheet(infos.size(), -1);
-  size_t animators = 0, sprites = 0, machines = 0;
+  size_t animators = 0, sprites = 0, machines = 0, iks = 0;
   for (size_t o = 0; o < infos.size(); ++o) {
     const ObjectInfo& info = infos[o];
     const ObjectAnimationInfo& a = info.animation;
@@ -229,6 +229,7 @@ Result<ScenePlayer> ScenePlayer::create(const Pack* pack, int32_t tick_rate,
     const int rig = info.mesh >= 0 ? pack->meshes()[static_cast<size_t>(info.mesh)].rig : -1;
     if (rig < 0) continue;
     if (info.animated && a.graph) ++machines;
+    if (info.animated && !a.ik.empty()) ++iks;
     if (info.animated) {
       Result<std::optional<Rig>> own = object_rig(pack->rig(rig), a);
       if (!own) return own.error();
@@ -245,6 +246,7 @@ Result<ScenePlayer> ScenePlayer::create(const Pack* pack, int32_t tick_rate,
   p.animators_.reserve(animators);
   p.sprites_.reserve(sprites);
   p.machines_.reserve(machines);
+  p.iks_.reserve(iks);  // each holds a pointer to its rig's skeleton, which never moves
   size_t event_capacity = 0;
   for (size_t o = 0; o < infos.size(); ++o) {
     const ObjectInfo& info = infos[o];
@@ -289,6 +291,28 @@ Result<ScenePlayer> ScenePlayer::create(const Pack* pack, int32_t tick_rate,
     obj.animator = static_cast<int>(p.animators_.size());
     p.animators_.push_back(std::move(*animator));
     Animator& an = p.animators_.back();
+    const MeshInfo& mesh = pack->meshes()[static_cast<size_t>(info.mesh)];
+    if (info.animated && a.root_motion && a.root_motion->policy != RootMotionPolicy::kOff) {
+      // Before anything plays: the animator holds the root from the first layer on. The
+      // tracks view the pack, which outlives the player.
+      RootMotionConfig config = *a.root_motion;
+      config.up = mesh.up;
+      config.forward = mesh.forward;
+      if (Result<void> r = an.set_root_motion(config, a.root_tracks); !r) {
+        return Error::make(r.error().code(), "object %u root motion: %s", static_cast<unsigned>(o),
+                           r.error().message());
+      }
+      obj.accumulate = config.policy == RootMotionPolicy::kAccumulate;
+    }
+    if (info.animated && !a.ik.empty()) {
+      Result<IkSet> ik = IkSet::create(&obj.rig->skeleton(), a.ik, mesh.up);
+      if (!ik) {
+        return Error::make(ik.error().code(), "object %u: %s", static_cast<unsigned>(o),
+                           ik.error().message());
+      }
+      obj.ik = static_cast<int>(p.iks_.size());
+      p.iks_.push_back(std::move(*ik));
+    }
     if (info.animated) {
       PlayOptions opts;
       opts.speed = a.speed;
@@ -317,6 +341,7 @@ Result<ScenePlayer> ScenePlayer::create(const Pack* pack, int32_t tick_rate,
       p.machines_.push_back(std::move(*machine));
     }
     an.evaluate(0);
+    p.apply_ik(obj, an);
     obj.previous = p.previous_.size();
     p.previous_.insert(p.previous_.end(), an.palette().begin(), an.palette().end());
     event_capacity +=
@@ -666,6 +691,118 @@ Result<void> ScenePlayer::stop_animation(ObjectId object) {
                                     o->info->name.data()));
 }
 
+// ---------------------------------------------------------------------------- root motion, IK
+
+Result<RootMotionDelta> ScenePlayer::take_root_motion(ObjectId object) {
+  const Object* o = get(object);
+  if (o == nullptr) {
+    return refuse(object, Error::make(ErrorCode::kInvalidArgument, "no object %u in the scene",
+                                      static_cast<unsigned>(object.value)))
+        .error();
+  }
+  if (!o->accumulate) {
+    const Animator* an = animator(object);
+    const RootMotionPolicy policy =
+        an != nullptr ? an->root_motion().policy : RootMotionPolicy::kOff;
+    return refuse(object,
+                  Error::make(ErrorCode::kInvalidArgument,
+                              "%.*s has root motion policy %s: only accumulate collects motion",
+                              static_cast<int>(std::min<size_t>(o->info->name.size(), 40)),
+                              o->info->name.data(), root_motion_policy_name(policy)))
+        .error();
+  }
+  return animators_[static_cast<size_t>(o->animator)].take_root_motion();
+}
+
+Result<std::pair<IkSet*, int>> ScenePlayer::solver_for(ObjectId object, std::string_view solver) {
+  const Object* o = get(object);
+  if (o == nullptr) {
+    return refuse(object, Error::make(ErrorCode::kInvalidArgument, "no object %u in the scene",
+                                      static_cast<unsigned>(object.value)))
+        .error();
+  }
+  const int name_len = static_cast<int>(std::min<size_t>(o->info->name.size(), 40));
+  if (o->ik < 0) {
+    return refuse(object, Error::make(ErrorCode::kInvalidArgument, "%.*s has no IK solvers",
+                                      name_len, o->info->name.data()))
+        .error();
+  }
+  IkSet& set = iks_[static_cast<size_t>(o->ik)];
+  const int index = set.find(solver);
+  if (index < 0) {
+    return refuse(object,
+                  Error::make(ErrorCode::kInvalidArgument, "%.*s has no IK solver '%.*s'", name_len,
+                              o->info->name.data(),
+                              static_cast<int>(std::min<size_t>(solver.size(), 80)), solver.data()))
+        .error();
+  }
+  return std::pair<IkSet*, int>(&set, index);
+}
+
+Result<void> ScenePlayer::ik_result(ObjectId object, std::string_view solver,
+                                    const Result<void>& r) {
+  if (r) return ok();
+  const std::string_view name = objects_[object.value].info->name;
+  return refuse(object,
+                Error::make(r.error().code(), "%.*s IK solver '%.*s': %s",
+                            static_cast<int>(std::min<size_t>(name.size(), 40)), name.data(),
+                            static_cast<int>(std::min<size_t>(solver.size(), 40)), solver.data(),
+                            r.error().message()));
+}
+
+Result<void> ScenePlayer::set_ik_target(ObjectId object, std::string_view solver, Vec3 target) {
+  Result<std::pair<IkSet*, int>> s = solver_for(object, solver);
+  if (!s) return s.error();
+  return ik_result(object, solver, s->first->set_target(s->second, target));
+}
+
+Result<void> ScenePlayer::clear_ik_target(ObjectId object, std::string_view solver) {
+  Result<std::pair<IkSet*, int>> s = solver_for(object, solver);
+  if (!s) return s.error();
+  return ik_result(object, solver, s->first->clear_target(s->second));
+}
+
+Result<void> ScenePlayer::set_ik_pole(ObjectId object, std::string_view solver, Vec3 pole) {
+  Result<std::pair<IkSet*, int>> s = solver_for(object, solver);
+  if (!s) return s.error();
+  return ik_result(object, solver, s->first->set_pole(s->second, pole));
+}
+
+Result<void> ScenePlayer::set_ik_weight(ObjectId object, std::string_view solver, float weight) {
+  Result<std::pair<IkSet*, int>> s = solver_for(object, solver);
+  if (!s) return s.error();
+  return ik_result(object, solver, s->first->set_weight(s->second, weight));
+}
+
+Result<void> ScenePlayer::set_ik_ground(ObjectId object, std::string_view solver, float height,
+                                        Vec3 normal) {
+  Result<std::pair<IkSet*, int>> s = solver_for(object, solver);
+  if (!s) return s.error();
+  return ik_result(object, solver, s->first->set_ground(s->second, height, normal));
+}
+
+IkSet* ScenePlayer::ik(ObjectId object) {
+  const Object* o = get(object);
+  return o && o->ik >= 0 ? &iks_[static_cast<size_t>(o->ik)] : nullptr;
+}
+
+const IkSet* ScenePlayer::ik(ObjectId object) const {
+  const Object* o = get(object);
+  return o && o->ik >= 0 ? &iks_[static_cast<size_t>(o->ik)] : nullptr;
+}
+
+Vec3 ScenePlayer::object_point(ObjectId object, Vec3 world) const {
+  const Object* o = get(object);
+  if (o == nullptr) return world;
+  return transform_point(inverse_affine(o->model), world);
+}
+
+void ScenePlayer::apply_ik(const Object& o, Animator& animator) {
+  if (o.ik < 0) return;
+  iks_[static_cast<size_t>(o.ik)].apply(animator.mutable_locals(), animator.mutable_globals());
+  animator.refresh_palette();
+}
+
 // ---------------------------------------------------------------------------- ticks
 
 void ScenePlayer::push_event(const AnimationEvent& event) {
@@ -700,6 +837,7 @@ void ScenePlayer::step(Game* game) {
         push_event({t, id, false, e.clip, o.rig->clips()[e.clip].name(), e.name});
       }
       an.evaluate(t);
+      apply_ik(o, an);
       if (!stepped_) std::copy(an.palette().begin(), an.palette().end(), previous);
     } else if (o.sprite >= 0) {
       SpritePlayer& sp = sprites_[static_cast<size_t>(o.sprite)];

@@ -96,7 +96,8 @@ TEST(BadCookSceneCorpus, CoversEveryAssetCheck) {
     for (const Expected& e : expected_of(f)) seen.insert(e.code);
   }
   for (const char* code :
-       {"E0201", "E0202", "E0203", "W0204", "E0205", "E0206", "E0207", "E0211"}) {
+       {"E0201", "E0202", "E0203", "W0204", "E0205", "E0206", "E0207", "E0211", "E0213", "W0214",
+        "E0215", "E0216", "E0217", "E0218", "E0219", "E0220", "E0221"}) {
     EXPECT_TRUE(seen.count(code)) << code << " has no bad scene";
   }
 }

@@ -87,7 +87,7 @@ TEST(PackGraph, RoundTripsEveryField) {
   const CookedPack cooked = fixture::make_graph_pack();
   auto pack = Pack::from_bytes(write_pack(cooked));
   ASSERT_TRUE(pack) << pack.error().message();
-  EXPECT_EQ(pack->format_version(), 3u);
+  EXPECT_EQ(pack->format_version(), kPackFormatVersion);
   ASSERT_EQ(pack->objects().size(), 3u);
   ASSERT_TRUE(pack->objects()[0].animation.graph.has_value());
   expect_same_graph(*pack->objects()[0].animation.graph, *cooked.objects[0].animation.graph);

@@ -1,5 +1,6 @@
 // Crafted packs: three real packs (the demo scene, the Fox, CesiumMan), cooked here with
-// the compiler library, and the version 3 graph fixture (tests/fixtures/graph_fixture.h),
+// the compiler library, the version 3 graph fixture (tests/fixtures/graph_fixture.h) and
+// the version 4 root motion and IK fixture (tests/player/motion_fixture.h),
 // each corrupted 10,000 deterministic ways (bit flips, byte sets, truncations,
 // length/offset fields overwritten with extreme values, splices); the graph fixture also
 // 10,000 ways inside its state machines' bytes only. Every
@@ -23,6 +24,7 @@
 #include "animpack/pack.h"
 #include "animpack/schema/pack_generated.h"
 #include "fixtures/graph_fixture.h"
+#include "motion_fixture.h"
 #include "play_commands.h"
 #include "play_pack.h"
 
@@ -171,6 +173,11 @@ TEST(PackMutation, CesiumManIsRefusedOrPlaysAfterEveryCorruption) {
 
 TEST(PackMutation, TheGraphFixtureIsRefusedOrPlaysAfterEveryCorruption) {
   check_pack(write_pack(fixture::make_graph_pack()), 0x9a3f);
+}
+
+// Version 4: mesh axes, root motion tracks and IK solvers (tests/player/motion_fixture.h).
+TEST(PackMutation, TheMotionFixtureIsRefusedOrPlaysAfterEveryCorruption) {
+  check_pack(write_pack(motion_fixture::make_cooked()), 0x4d07);
 }
 
 // The bytes [lo, hi) that hold the objects' graphs (their tables, vtables, vectors and

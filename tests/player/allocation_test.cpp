@@ -8,6 +8,7 @@
 #include "animpack/scene_player.h"
 #include "fixtures/allocation_counter.h"
 #include "fixtures/graph_fixture.h"
+#include "motion_fixture.h"
 #include "scene_fixture.h"
 
 namespace animpack {
@@ -54,6 +55,11 @@ struct BusyGame : Game {
   }
   void animated(ScenePlayer&, std::span<const AnimationEvent> e) override { events += e.size(); }
 };
+
+// Crossfades the walker between its walk and the fixture's Linear clip (both tracked).
+void crossfade_walker(ScenePlayer& player, ObjectId walker, int64_t t) {
+  (void)player.animate(walker, t % 100 == 0 ? "Linear" : "Walk").fade(0.3).done();
+}
 
 TEST(PlayerAllocation, AThousandTicksOfAScriptedGameAllocateNothing) {
   // Setup: everything allocated here is allowed.
@@ -174,6 +180,37 @@ TEST(PlayerAllocation, WorldBoundsAllocateNothing) {
     EXPECT_GT(boxes, 0u);
     EXPECT_EQ(refused > 0, pack == &unbounded);
   }
+}
+
+// Root motion collected and taken every tick, two IK solvers moving their targets,
+// weights and poles, refused IK calls and crossfades between clips with tracks.
+TEST(PlayerAllocation, AThousandTicksWithRootMotionAndIkAllocateNothing) {
+  const Pack pack = motion_fixture::make_pack();
+  ScenePlayer player = std::move(*ScenePlayer::create(&pack, 60));
+  const ObjectId walker{motion_fixture::kWalker}, plain{motion_fixture::kPlain};
+  int64_t travel = 0;
+  size_t refused = 0;
+  fixture::start_counting_allocations();
+  for (int64_t t = 0; t < 1000; ++t) {
+    const float s = static_cast<float>(t % 100) / 100.0f;
+    (void)player.set_ik_target(walker, "arm", {s, 2.5f, 0.2f});
+    (void)player.set_ik_target(walker, "look", {2.0f, 4.0f, s});
+    (void)player.set_ik_weight(walker, "look", s);
+    if (t % 50 == 0) {
+      (void)player.set_ik_pole(walker, "arm", {0, 0, t % 100 == 0 ? 1.0f : -1.0f});
+      crossfade_walker(player, walker, t);
+      (void)player.set_ik_target(plain, "arm", {0, 1, 0});  // refused: no IK
+      (void)player.set_ik_weight(walker, "nope", 1.0f);     // refused: no such solver
+      refused += player.animation_errors().size();
+    }
+    player.step();
+    Result<RootMotionDelta> d = player.take_root_motion(walker);
+    if (d) travel += d->z;
+    (void)player.posed();
+  }
+  EXPECT_EQ(fixture::stop_counting_allocations(), 0);
+  EXPECT_NE(travel, 0) << "motion was collected";
+  EXPECT_GT(refused, 0u) << "and calls refused";
 }
 
 }  // namespace

@@ -135,7 +135,9 @@ TEST(PlayScript, RefusesAMalformedStateMachineLineWithItsLineNumber) {
       {"1 hero state\n", "state takes NAME [SECONDS]"},
       {"1 hero state jump soon\n", "seconds 'soon' is not a number"},
       {"1 hero state jump 0.5 0.5\n", "unexpected"},
-      {"1 hero parameter speed 1\n", "(play, fade, blend, stop, set, trigger, state)"},
+      {"1 hero parameter speed 1\n",
+       "(play, fade, blend, stop, set, trigger, state, ik_target, ik_clear, ik_pole, ik_weight, "
+       "ik_ground)"},
   };
   for (const auto& [text, message] : bad) {
     const ScriptParse s = parse_script(text, "m.txt");

@@ -6,6 +6,7 @@
 
 #include "animpack/animator.h"
 #include "animpack/graph.h"
+#include "animpack/ik.h"
 #include "animpack/layers.h"
 #include "animpack/skinning.h"
 #include "animpack/sprite.h"
@@ -239,6 +240,47 @@ TEST(Allocation, AStateMachineOverAThousandTicksAllocatesNothing) {
   EXPECT_EQ(refused, 3000u);
   EXPECT_GT(machine->transitions_fired(), 10u) << "the run did take transitions";
   EXPECT_GT(events, 10u) << "the run did deliver events";
+}
+
+// IK after evaluate, every tick: all four solver kinds with targets, poles, weights and
+// grounds changed each tick, then the palette.
+TEST(Allocation, IkEveryTickAllocatesNothing) {
+  const Rig rig = layer_rig::make_rig();
+  Animator a = std::move(*Animator::create(&rig, 60));
+  using namespace layer_rig;  // joint names
+  std::vector<IkSolverDef> defs(4);
+  defs[0].name = "foot";
+  defs[0].kind = IkKind::kFoot;
+  defs[0].joints = {kSpine, kSpine2, kNeck};
+  defs[1].name = "reach";
+  defs[1].kind = IkKind::kTwoBone;
+  defs[1].joints = {kSpine, kSpine2, kNeck};
+  defs[2].name = "tail";
+  defs[2].kind = IkKind::kChain;
+  defs[2].joints = {kSpine2, kNeck, kHead};
+  defs[3].name = "look";
+  defs[3].kind = IkKind::kAim;
+  defs[3].joints = {kHead};
+  defs[3].max_angle = 1.0f;
+  IkSet ik = std::move(*IkSet::create(&rig.skeleton(), defs));
+  (void)a.play("Walk", 0);
+
+  fixture::start_counting_allocations();
+  for (int64_t tick = 0; tick < 1000; ++tick) {
+    const float s = static_cast<float>(tick % 100) / 100.0f;
+    (void)ik.set_ground(0, s * 0.1f - 0.05f, normalize(Vec3{s * 0.2f, 1.0f, 0.0f}));
+    (void)ik.set_target(1, {0.2f * s, 1.4f, 0.1f});
+    (void)ik.set_pole(1, {0.0f, 0.0f, 1.0f});
+    (void)ik.set_target(2, {0.0f, 1.6f, 0.2f * s});
+    (void)ik.set_target(3, {2.0f * s - 1.0f, 1.7f, 2.0f});
+    (void)ik.set_weight(3, s);
+    (void)ik.set_weight(5, s);  // refused
+    if (tick % 300 == 150) (void)ik.clear_target(2);
+    a.evaluate(tick);
+    ik.apply(a.mutable_locals(), a.mutable_globals());
+    a.refresh_palette();
+  }
+  EXPECT_EQ(fixture::stop_counting_allocations(), 0);
 }
 
 // Root motion with accumulate and yaw: plays, crossfades, blends, a synced mix, overlays,

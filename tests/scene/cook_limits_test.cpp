@@ -120,6 +120,48 @@ TEST(CookedPacks, BlendOfMoreThanFourEntriesIsRefusedAtTheKeyAndNoPackIsMade) {
   EXPECT_TRUE(has(sink, "E0135", 8, 1)) << all(sink);
 }
 
+// The Fox (tests/data/corpus) with root motion at its limits (rate 1000, 8 feet) and
+// `solvers` aim solvers on its head.
+std::string fox_at_limits(int solvers) {
+  std::string s = "[[mesh]]\nname = \"fox\"\nfile = \"" +
+                  (kSource / "tests/data/corpus/gltf/Fox/glTF-Binary/Fox.glb").string() +
+                  "\"\n[[object]]\nname = \"fox\"\nmesh = \"fox\"\n[object.animation]\n"
+                  "clip = \"Walk\"\n[object.animation.root_motion]\npolicy = \"accumulate\"\n"
+                  "joint = \"b_Hip_01\"\nrate = 1000\nfeet = [\"b_Spine01_02\", \"b_Spine02_03\", "
+                  "\"b_Neck_04\", \"b_Head_05\", \"b_Tail01_012\", \"b_Tail03_014\", "
+                  "\"b_LeftFoot02_018\", \"b_RightFoot02_022\"]\n";  // lines 1-13
+  for (int i = 0; i < solvers; ++i) {
+    s += "[[object.animation.ik]]\nname = \"look" + std::to_string(i) +
+         "\"\nkind = \"aim\"\njoints = [\"b_Head_05\"]\ntarget = [0, 50, 100]\n";
+  }
+  return s;
+}
+
+TEST(CookedPacks, RootMotionAndIkAtTheirLimitsCookAndPlay) {
+  Folder folder("rm_ik_limits");
+  CookOutput out;
+  cook_good(folder.write("scene.toml", fox_at_limits(kMaxIkSolvers)), &out);
+  ASSERT_EQ(out.pack.objects.size(), 1u);
+  const CookedAnimation& a = out.pack.objects[0].animation;
+  EXPECT_EQ(a.ik.size(), static_cast<size_t>(kMaxIkSolvers));
+  ASSERT_EQ(a.root_tracks.size(), out.pack.rigs.at(0).rig.clips().size());
+  const Clip& walk = out.pack.rigs[0].rig.clips()[*out.pack.rigs[0].rig.find_clip("Walk")];
+  EXPECT_GT(a.root_tracks[*out.pack.rigs[0].rig.find_clip("Walk")].size(),
+            static_cast<size_t>(walk.duration() * 999))
+      << "1000 samples a second";
+}
+
+TEST(CookLimits, MoreIkSolversThanTheLimitAreRefusedAtTheKeyAndNoPackIsMade) {
+  Folder folder("rm_ik_over");
+  DiagnosticSink sink;
+  const CookOutput out =
+      cook_scene(folder.write("scene.toml", fox_at_limits(kMaxIkSolvers + 1)), sink);
+  EXPECT_TRUE(has(sink, "E0135", 14, 20)) << all(sink);
+  EXPECT_TRUE(sink.has_errors());
+  ASSERT_EQ(out.pack.objects.size(), 1u);
+  EXPECT_TRUE(out.pack.objects[0].animation.ik.empty());
+}
+
 TEST(CookVerify, APackTheRuntimeRefusesIsAnInternalErrorAndNotWritten) {
   // A cooked pack with a blend the runtime does not take (as the cooker once wrote).
   Folder folder("verify");

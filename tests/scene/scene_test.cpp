@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <string>
 
 #include "fixtures/test_data.h"
@@ -360,6 +361,20 @@ TEST(SceneFormatDoc, TheExampleSceneReadsClean) {
     if (o.animation && !o.animation->states.empty() && !o.animation->layers.empty()) graph = true;
   }
   EXPECT_TRUE(graph);
+  // And root motion and IK of every kind, on a mesh with its axes written out.
+  bool root_motion = false;
+  std::set<IkKind> kinds;
+  for (const SceneObject& o : scene.objects) {
+    if (!o.animation) continue;
+    root_motion = root_motion || o.animation->root_motion.has_value();
+    for (const SceneIk& ik : o.animation->ik) kinds.insert(ik.kind);
+  }
+  EXPECT_TRUE(root_motion);
+  EXPECT_EQ(kinds.size(), 4u);
+  bool axes = false;
+  for (const SceneMesh& m : scene.meshes)
+    axes = axes || (m.up_pos.known() && m.forward_pos.known());
+  EXPECT_TRUE(axes);
 }
 
 // docs/scene-format.md names every key the reader takes.
@@ -419,7 +434,24 @@ TEST(SceneFormatDoc, ListsEveryKey) {
                           "additive",
                           "reference",
                           "joint",
-                          "subtree"}) {
+                          "subtree",
+                          "up",
+                          "forward",
+                          "root_motion",
+                          "ik",
+                          "policy",
+                          "extract",
+                          "rate",
+                          "feet",
+                          "kind",
+                          "joints",
+                          "target",
+                          "pole",
+                          "soften",
+                          "twist",
+                          "max_angle",
+                          "iterations",
+                          "hips"}) {
     EXPECT_NE(doc.find("| `" + std::string(key) + "` |"), std::string::npos) << key;
   }
 }

@@ -15,7 +15,10 @@
 // finite, value and blob sizes consistent with their counts, sprite frames inside their
 // image, object animations naming real clips with valid weights, speeds and starts, and
 // (version 3) additive clip references and state machines: every index, enum, count and
-// float of an object's graph, a mask per rig joint, a graph only on an object with a rig.
+// float of an object's graph, a mask per rig joint, a graph only on an object with a rig;
+// (version 4) mesh axes unit and perpendicular, root motion (enums, extract bits, rate, the
+// root joint, one track per clip shaped for its clip) and IK solvers (IkSet::create's
+// checks on the object's rig), both only on an object with a rig.
 // A pack that fails any check is refused with kBadPack and a message naming what failed;
 // nothing asserts or crashes on file content. Vertex streams and pixels are blobs (raw or
 // LZ4) decoded on first use, when their remaining checks (index and joint ranges) run.
@@ -48,10 +51,12 @@
 namespace animpack {
 
 // The pack format version this runtime reads (and the cooker writes).
-inline constexpr uint32_t kPackFormatVersion = 3;
+inline constexpr uint32_t kPackFormatVersion = 4;
 // The oldest version it still opens: a version 1 pack has no materials, textures, texture
 // coordinates, colours or bounds (they read as absent; mesh_bounds() is empty); versions 1
-// and 2 have no additive clips and no state machines (ObjectAnimationInfo::graph absent).
+// and 2 have no additive clips and no state machines (ObjectAnimationInfo::graph absent);
+// versions 1 to 3 have no root motion, no IK and no mesh axes (ObjectAnimationInfo::
+// root_motion absent, root_tracks and ik empty, MeshInfo::up and forward glTF's).
 inline constexpr uint32_t kOldestPackFormatVersion = 1;
 
 // Limits Pack::open enforces (docs/pack-format.md, "Limits"). A pack above any of them is

@@ -35,6 +35,12 @@
 //   transitions, layers; ObjectAnimationInfo::graph) gets its Animator with
 //   EventPolicy::kLead and a StateMachine over it created at tick 0 (after its clip or
 //   blend, if it has layers only): the first state and the layers start at tick 0.
+// - An object with root motion (pack format 4; ObjectAnimationInfo::root_motion, policy
+//   in_place or accumulate) gets Animator::set_root_motion before it plays, with its
+//   mesh's up and forward axes and the pack's tracks; one with IK solvers an IkSet on its
+//   rig's skeleton with its mesh's up axis. Each step then runs, per object, advance,
+//   evaluate, the IK solvers (IkSet::apply) and the palette, so palette(), posed() and
+//   world_bounds() show the IK'd pose (and the previous palette is the previous IK'd one).
 //
 // Ticks. The player counts ticks from 0. step() runs tick play_tick(): the game's
 // Game::tick first, then per object (in order) its state machine's update (at most one
@@ -63,6 +69,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "animpack/animator.h"
@@ -378,10 +385,12 @@ class ScenePlayer {
     const SpriteSheet* sheet = nullptr;
     int sprite = -1;
     uint32_t still_frame = 0;
-    uint32_t frame = 0;   // the sprite frame at tick_
-    size_t previous = 0;  // first matrix of the previous palette in previous_
-    int machine = -1;     // index in machines_ (objects with a graph)
-    bool states = false;  // its graph has states: play calls are refused
+    uint32_t frame = 0;       // the sprite frame at tick_
+    size_t previous = 0;      // first matrix of the previous palette in previous_
+    int machine = -1;         // index in machines_ (objects with a graph)
+    bool states = false;      // its graph has states: play calls are refused
+    int ik = -1;              // index in iks_ (objects with IK solvers)
+    bool accumulate = false;  // root motion policy accumulate: take_root_motion answers
   };
   ScenePlayer();
 
@@ -392,6 +401,14 @@ class ScenePlayer {
   Result<StateMachine*> machine_for(ObjectId object);
   // The refusal of a play call on an object with states (kept), or ok().
   Result<void> refuse_states(ObjectId object, const Object& o);
+  // The object's IK set and the index of its solver `solver` for set_ik_target and kin,
+  // or the refusal (kept).
+  Result<std::pair<IkSet*, int>> solver_for(ObjectId object, std::string_view solver);
+  // An IkSet call's result: its refusal named by the object and solver (kept), or ok().
+  Result<void> ik_result(ObjectId object, std::string_view solver, const Result<void>& r);
+  // Runs the object's IK on its animator's pose and refreshes its palette (objects with
+  // IK; nothing otherwise).
+  void apply_ik(const Object& o, Animator& animator);
   void push_event(const AnimationEvent& event);
 
   const Pack* pack_ = nullptr;
@@ -405,6 +422,7 @@ class ScenePlayer {
   std::vector<Animator> animators_;
   std::vector<SpritePlayer> sprites_;
   std::vector<StateMachine> machines_;  // objects with a graph; each drives its animator
+  std::vector<IkSet> iks_;              // objects with IK solvers, on their rig's skeleton
   std::vector<Mat4> previous_;          // every animator's previous palette
   std::vector<AnimationEvent> events_;  // capacity fixed at create()
   size_t event_count_ = 0;

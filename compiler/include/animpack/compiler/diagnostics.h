@@ -86,7 +86,8 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "an object that is not a sprite, a blend entry's `clip` or `weight`, an event's `name`, "
      "`clip` and `time` or `frame`, a sprite clip's `from` or `to`, a parameter's `type`, a "
      "blend point's `clip` or `at`, a transition's `from` or `to`, the `parameter` of an "
-     "`above`, `below` or `is` condition, a layer's `clip`, a mask table's `joint`. Not "
+     "`above`, `below` or `is` condition, a layer's `clip`, a mask table's `joint`, root "
+     "motion's `policy`, an IK solver's `kind` or `joints`. Not "
      "reported when an unknown key of the same table was taken for a misspelling of it "
      "(E0101). Reported at the table's header or inline table; for a sprite clip and a "
      "parameter, at NAME."},
@@ -112,7 +113,8 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "at `format`."},
     {"E0111", Severity::kError, "wrong number of elements",
      "`position` and `scale` take 3 numbers, `rotation` 4, `grid` 2 integers and each rect "
-     "of `rects` 4 integers. Reported at the key, or at the rect."},
+     "of `rects` 4 integers; a mesh's `up` and `forward` and an IK solver's `target`, `pole`, "
+     "`forward` and `up` 3 numbers. Reported at the key, or at the rect."},
     {"E0112", Severity::kError, "number out of range",
      "A float that is nan or inf or does not fit a 32-bit float, or an integer that does not "
      "fit a 32-bit signed integer. Reported at the key or element."},
@@ -131,7 +133,8 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "the key."},
     {"E0118", Severity::kError, "skeletal key on a sprite animation",
      "`blend`, `playback` (a sprite clip takes its own), `parameters`, `states`, "
-     "`transitions`, `layers` and an event's `time` belong to skeletal animations; an "
+     "`transitions`, `layers`, `root_motion`, `ik` and an event's `time` belong to skeletal "
+     "animations; an "
      "animation with `atlas` is a sprite. Reported at the key."},
     {"E0119", Severity::kError, "both clip and blend",
      "A skeletal animation plays one `clip` or one `blend`, not both. Reported at whichever "
@@ -175,8 +178,9 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
     {"E0133", Severity::kError, "zero scale",
      "No component of `scale` may be 0. Reported at the element."},
     {"E0134", Severity::kError, "empty array",
-     "`blend`, `rects`, a transition's `when` and a layer's `mask` need at least one entry "
-     "(leave `when` or `mask` out instead). Reported at the key."},
+     "`blend`, `rects`, a transition's `when`, a layer's `mask` and root motion's "
+     "`extract` and `feet` need at least one entry (leave `when`, `mask`, `extract` or "
+     "`feet` out instead). Reported at the key."},
     {"E0135", Severity::kError, "over a scene limit",
      "A scene may have at most 4096 `[[mesh]]` and 65536 `[[object]]` tables; an animation "
      "or a mesh at most 4096 `events`; an animation at most 4 `blend` entries (what the "
@@ -185,7 +189,8 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "at most 16384 frames (grid columns x rows, or `rects`), and its clips together at most "
      "65536 frames; a state machine at most 64 parameters, 256 states, 1024 transitions of "
      "at most 8 conditions each (`when` entries and `exit_time`) and 8 layers; a blend space "
-     "at most 16 points; a `mask` at most 1024 entries. docs/scene-format.md lists every "
+     "at most 16 points; a `mask` at most 1024 entries; root motion's `feet` at most 8 joints; "
+     "an animation at most 16 `ik` solvers. docs/scene-format.md lists every "
      "limit. Reported at the key, or at the first table past the limit."},
     {"E0136", Severity::kError, "unknown parameter type",
      "A parameter's `type` must be \"float\", \"bool\" or \"trigger\". Reported at `type`."},
@@ -250,6 +255,51 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
     {"E0155", Severity::kError, "unknown additive reference",
      "A layer's `reference` must be \"first_frame\" or \"rest_pose\". Reported at "
      "`reference`."},
+    {"E0156", Severity::kError, "unknown root motion policy",
+     "Root motion's `policy` must be \"off\", \"in_place\" or \"accumulate\". Reported at "
+     "`policy`."},
+    {"E0157", Severity::kError, "bad root motion extract",
+     "Each element of root motion's `extract` is \"horizontal\", \"vertical\" or \"yaw\", "
+     "each at most once. Reported at the element."},
+    {"E0158", Severity::kError, "root motion rate out of range",
+     "Root motion's `rate` (track samples a second) is an integer in [1, 1000]. Reported at "
+     "`rate`."},
+    {"E0159", Severity::kError, "bad root motion feet",
+     "Root motion's `feet` name each joint at most once (reported at the later element), "
+     "and take the horizontal travel from foot contact, so `extract` must have "
+     "\"horizontal\" (reported at `feet`)."},
+    {"E0160", Severity::kError, "mesh axis not a unit vector",
+     "A mesh's `up` and `forward` are unit vectors: length 1 within 1e-4 (they are not "
+     "normalised). Reported at the key."},
+    {"E0161", Severity::kError, "mesh axes not perpendicular",
+     "A mesh's `up` and `forward` must be perpendicular: their dot product 0 within 1e-4 (a "
+     "default axis, [0, 1, 0] or [0, 0, 1], counts as given). Reported at the later of the "
+     "two."},
+    {"E0162", Severity::kError, "unknown IK kind",
+     "An IK solver's `kind` must be \"two_bone\", \"aim\", \"chain\" or \"foot\". Reported "
+     "at `kind`."},
+    {"E0163", Severity::kError, "wrong number of IK joints",
+     "An IK solver's `joints` are 3 for two_bone and foot ({upper, middle, end}, {thigh, "
+     "shin, foot}), 1 for aim and 2 to 32 for chain. Reported at `joints`."},
+    {"E0164", Severity::kError, "duplicate IK solver name",
+     "The IK solvers of an object have distinct names (a solver without `name` is named for "
+     "its last joint). Reported at the later `name`, or at its `joints`."},
+    {"E0165", Severity::kError, "IK key not taken by the kind",
+     "`target` belongs to two_bone, aim and chain solvers (a foot's ground is the game's), "
+     "`pole` to two_bone, foot and aim solvers, `soften` to two_bone and foot, "
+     "`twist` to two_bone, `forward`, `up` and `max_angle` to aim, `iterations` to chain and "
+     "`hips` to foot. Reported at the key, naming the kinds that take it."},
+    {"E0166", Severity::kError, "IK value out of range",
+     "An IK solver's `weight` lies in [0, 1], `soften` in (0, 1], `twist` in [-180, 180] "
+     "degrees, `max_angle` in (0, 180] degrees and `iterations` in [1, 64]. Reported at the "
+     "key."},
+    {"E0167", Severity::kError, "IK pole is zero",
+     "An IK solver's `pole` is a direction: it must not be the zero vector (leave it out to "
+     "keep the pose's bend plane). Reported at `pole`."},
+    {"E0168", Severity::kError, "bad aim axes",
+     "An aim solver's `forward` and `up` are unit vectors (length 1 within 1e-4; reported at "
+     "the key) and not parallel (reported at the later of the two; a default axis counts as "
+     "given)."},
     // Checks against the assets (the cooker), and two the scene reader can already make.
     {"E0201", Severity::kError, "glTF does not load",
      "The mesh's glTF or GLB file (or a buffer file it names) is missing, is not a regular "
@@ -294,6 +344,40 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "A state other than the first (where the machine starts) that no transition leads to, "
      "from another state or from `\"*\"`: it can never play, except by a game's "
      "play_state. The scene reader checks this. Reported at the state's NAME."},
+    {"E0213", Severity::kError, "root motion or IK without a rig",
+     "`root_motion` and `ik` move the joints of a rig, and the object's mesh has none (no "
+     "skin and no animated nodes). Reported at `root_motion` or at the `[[object.animation."
+     "ik]]` table, with a note at the mesh's `[[mesh]]`."},
+    {"W0214", Severity::kWarning, "clip moves a joint above the root joint",
+     "A clip of the mesh animates the translation or rotation of a joint above root motion's "
+     "`joint`; root motion takes those joints at rest, so that motion is not seen. One per "
+     "clip, naming the clip and the joint. Reported at `joint`, or at `root_motion` when the "
+     "joint is the default."},
+    {"E0215", Severity::kError, "unknown joint",
+     "Root motion's `joint` or a `feet` entry, an IK solver's `joints` entry or `hips` names "
+     "a joint the object's mesh rig does not have (the message suggests a close spelling). "
+     "Reported at the key or the element."},
+    {"E0216", Severity::kError, "foot joint at or above the root joint",
+     "A `feet` joint must lie below root motion's `joint`, not be it or one of the joints "
+     "above it (those are held). Reported at the element."},
+    {"E0217", Severity::kError, "IK joints do not form a chain",
+     "Each joint of an IK solver's `joints` must be the parent of the next. Reported at the "
+     "later joint of the pair, naming both."},
+    {"E0218", Severity::kError, "zero-length bone",
+     "A joint of an IK chain after its first lies less than 1e-6 object units from its "
+     "parent in the rest pose: the bone that ends at it has no length or direction to solve. "
+     "Reported at the joint."},
+    {"E0219", Severity::kError, "bad hips",
+     "A foot solver's `hips` must be an ancestor of its thigh (not the thigh); without "
+     "`hips` the thigh's parent is taken, so the thigh must have one. Reported at `hips`, or "
+     "at the thigh."},
+    {"E0220", Severity::kError, "foot solvers with different hips",
+     "The foot solvers of one object lower one hips joint together, so they must all have "
+     "the same `hips`. Reported at the later solver's `hips` (or its thigh)."},
+    {"E0221", Severity::kError, "root motion does not bake",
+     "A clip's root motion does not fit the track's fixed-point units (at most 32767 object "
+     "units of travel and 127 turns in one pass), or cannot be baked. Reported at "
+     "`root_motion`, naming the clip."},
     // Passed through from other tools.
     {"W0301", Severity::kWarning, "glTF warning",
      "A warning from reading a glTF file, passed through with its own message. Reported at "

@@ -61,6 +61,9 @@ inline constexpr size_t kMaxMaskEntries = 1024;         // `mask` entries of one
 // transition's `fade` to kMaxFadeSeconds, and a state machine to graph.h's bounds
 // (kMaxGraphParameters, kMaxGraphStates, kMaxGraphTransitions, kMaxTransitionConditions,
 // kMaxGraphLayers) and a blend space to kMaxBlendPoints (animator.h).
+// Root motion's `feet` (bake_root_motion takes at most 8) and an object's `ik` solvers
+// (kMaxIkSolvers) are held to the runtime's bounds too.
+inline constexpr size_t kMaxRootMotionFeet = 8;
 inline constexpr size_t kMaxSuggestedNameLength = 64;  // longer names get no "did you mean"
 
 // A place in the scene file: 1-based line and column (in code points); 0, 0 when absent.
