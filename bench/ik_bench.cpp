@@ -11,9 +11,9 @@
 // IkSet::apply, which solves, writes the local rotations and updates the globals of the
 // changed joints and those below them.
 //
-// The character: the 64-joint rig of bench/runtime_bench.cpp (the same generator, copied
-// below: hips, spine, neck and head, legs and arms of four joints, three-joint chains),
-// clip A0 playing forward at 60 Hz. BM_CharacterEvaluate is Animator::evaluate;
+// The character: the 64-joint rig of bench/runtime_bench.cpp (bench/synthetic_rig.h:
+// hips, spine, neck and head, legs and arms of four joints, three-joint chains), clip A0
+// playing forward at 60 Hz. BM_CharacterEvaluate is Animator::evaluate;
 // BM_CharacterEvaluateIk adds a foot solver per leg (thigh, shin, foot; the ground
 // height and normal change every tick) and an aim on the head (a moving target), then
 // refresh_palette().
@@ -35,51 +35,15 @@
 #include "animpack/rig.h"
 #include "animpack/scalar.h"
 #include "animpack/skeleton.h"
+#include "synthetic_rig.h"
 
 namespace animpack {
 namespace {
 
+using namespace bench;
+
 constexpr int kTickRate = 60;
 constexpr int kTargets = 64;
-constexpr float kTwoPi = static_cast<float>(2.0 * det::kPi);
-
-template <typename T>
-T must(Result<T> r, const char* what) {
-  if (!r) {
-    std::fprintf(stderr, "ik_bench: %s: %s\n", what, r.error().message());
-    std::abort();
-  }
-  return std::move(*r);
-}
-
-void must(const Result<void>& r, const char* what) {
-  if (!r) {
-    std::fprintf(stderr, "ik_bench: %s: %s\n", what, r.error().message());
-    std::abort();
-  }
-}
-
-// A fixed-seed 64-bit LCG (Knuth's MMIX constants), as runtime_bench.cpp's.
-class Lcg {
- public:
-  explicit Lcg(uint64_t seed) : state_(seed) {}
-  uint32_t next() {
-    state_ = state_ * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<uint32_t>(state_ >> 33);
-  }
-  float unit() { return static_cast<float>(next() >> 7) * (1.0f / 16777216.0f); }
-  float range(float lo, float hi) { return lo + (hi - lo) * unit(); }
-  Vec3 direction() {
-    for (;;) {
-      const Vec3 v{range(-1, 1), range(-1, 1), range(-1, 1)};
-      const float d = dot(v, v);
-      if (d > 0.01f && d <= 1.0f) return normalize(v);
-    }
-  }
-
- private:
-  uint64_t state_;
-};
 
 // ---------------------------------------------------------------------------------------
 // Per-solve chains. The arm (the chain ozz's jobs get in docs/performance.md): a shoulder
@@ -244,118 +208,15 @@ void BM_FeetPair(benchmark::State& state) {
 }
 
 // ---------------------------------------------------------------------------------------
-// The 64-joint character: runtime_bench.cpp's generator (keep the two in step).
+// The 64-joint character: runtime_bench.cpp's (bench/synthetic_rig.h).
 
-constexpr int kKeysPerSecond = 31;
-constexpr int kClipSeconds = 4;
 constexpr int kCharacterJoints = 64;
 constexpr int kFastEvery = 7;
 
-struct SkeletonBuilder {
-  std::vector<Joint> joints;
-  Lcg rng{0x5eed0001u};
-
-  int add(const std::string& name, int parent, Vec3 offset) {
-    Joint j;
-    j.name = name;
-    j.parent = static_cast<int16_t>(parent);
-    j.rest.translation = offset;
-    const float angle = rng.range(-0.2f, 0.2f);
-    const Vec3 axis = rng.direction();
-    j.rest.rotation = quat_from_axis_angle(axis, angle);
-    joints.push_back(j);
-    return static_cast<int>(joints.size()) - 1;
-  }
-};
-
-std::vector<Joint> make_joints(int count) {
-  SkeletonBuilder b;
-  const int hips = b.add("hips", -1, {0, 1.0f, 0});
-  int spine = hips;
-  for (int i = 0; i < 4; ++i) spine = b.add("spine" + std::to_string(i), spine, {0, 0.12f, 0});
-  const int chest = spine;
-  const int neck = b.add("neck", chest, {0, 0.1f, 0});
-  const int head = b.add("head", neck, {0, 0.1f, 0});
-  int hands[2] = {0, 0}, feet[2] = {0, 0};
-  for (int s = 0; s < 2; ++s) {
-    const float side = s == 0 ? -1.0f : 1.0f;
-    const std::string pre = s == 0 ? "l_" : "r_";
-    const int thigh = b.add(pre + "thigh", hips, {0.1f * side, -0.05f, 0});
-    const int shin = b.add(pre + "shin", thigh, {0, -0.45f, 0});
-    feet[s] = b.add(pre + "foot", shin, {0, -0.42f, 0});
-    b.add(pre + "toe", feet[s], {0, -0.05f, 0.12f});
-  }
-  for (int s = 0; s < 2; ++s) {
-    const float side = s == 0 ? -1.0f : 1.0f;
-    const std::string pre = s == 0 ? "l_" : "r_";
-    const int clavicle = b.add(pre + "clavicle", chest, {0.04f * side, 0.08f, 0});
-    const int upper = b.add(pre + "upperarm", clavicle, {0.14f * side, 0, 0});
-    const int fore = b.add(pre + "forearm", upper, {0.28f * side, 0, 0});
-    hands[s] = b.add(pre + "hand", fore, {0.26f * side, 0, 0});
-  }
-  const int attach[] = {hands[0], hands[1], head, hands[0], hands[1], feet[0], feet[1], chest};
-  for (int chain = 0; static_cast<int>(b.joints.size()) < count; ++chain) {
-    int parent = attach[chain % 8];
-    const Vec3 dir = b.rng.direction();
-    for (int k = 0; k < 3 && static_cast<int>(b.joints.size()) < count; ++k) {
-      parent = b.add("chain" + std::to_string(chain) + "_" + std::to_string(k), parent,
-                     dir * b.rng.range(0.02f, 0.05f));
-    }
-  }
-  b.joints.resize(static_cast<size_t>(count));
-  return b.joints;
-}
-
-float wave(float amplitude, float hz, float phase, float t) {
-  return amplitude * det::sin(kTwoPi * hz * t + phase);
-}
-
-Clip make_clip(const std::string& name, const std::vector<Joint>& joints, uint64_t seed,
-               int first_fast) {
-  Lcg rng(seed);
-  Clip clip(name);
-  std::vector<float> times;
-  for (int k = 0; k <= kKeysPerSecond * kClipSeconds; ++k) {
-    times.push_back(static_cast<float>(k) / static_cast<float>(kKeysPerSecond));
-  }
-  std::vector<float> tv, rv, sv;
-  for (size_t j = 0; j < joints.size(); ++j) {
-    const Trs& rest = joints[j].rest;
-    const bool fast = static_cast<int>(j) % kFastEvery == first_fast % kFastEvery;
-    const Vec3 axis = rng.direction();
-    const float amplitude = fast ? rng.range(1.0f, 1.4f) : rng.range(0.1f, 0.4f);
-    const float hz = fast ? 1.5f : 0.25f * static_cast<float>(1 + rng.next() % 3);
-    const float phase = rng.range(0.0f, kTwoPi);
-    const float t_phase = rng.range(0.0f, kTwoPi);
-    tv.clear();
-    rv.clear();
-    sv.clear();
-    for (const float t : times) {
-      Vec3 tr = rest.translation;
-      if (j == 0) {
-        tr = tr + Vec3{wave(0.05f, 0.5f, t_phase, t), wave(0.03f, 1.0f, t_phase, t),
-                       wave(0.02f, 0.5f, phase, t)};
-      } else {
-        tr = tr + Vec3{wave(0.002f, 0.5f, t_phase, t), 0, wave(0.002f, 0.25f, phase, t)};
-      }
-      const float angle = wave(amplitude, hz, phase, t) + rng.range(-0.002f, 0.002f);
-      const Quat q = normalize(rest.rotation * quat_from_axis_angle(axis, angle));
-      const float s = 1.0f + wave(0.01f, 0.25f, t_phase, t);
-      tv.insert(tv.end(), {tr.x, tr.y, tr.z});
-      rv.insert(rv.end(), {q.x, q.y, q.z, q.w});
-      sv.insert(sv.end(), {s, s, s});
-    }
-    const auto joint_index = static_cast<uint16_t>(j);
-    clip.add_channel(joint_index, Property::kTranslation, Interpolation::kLinear, times, tv);
-    clip.add_channel(joint_index, Property::kRotation, Interpolation::kLinear, times, rv);
-    clip.add_channel(joint_index, Property::kScale, Interpolation::kLinear, times, sv);
-  }
-  return clip;
-}
-
 const Rig& character() {
   static const Rig rig = [] {
-    std::vector<Joint> joints = make_joints(kCharacterJoints);
+    std::vector<Joint> joints = make_joints();
+    joints.resize(kCharacterJoints);
     std::vector<Mat4> rest_globals(joints.size()), inverse_binds(joints.size());
     for (size_t i = 0; i < joints.size(); ++i) {
       const Mat4 local = to_matrix(joints[i].rest);
@@ -364,7 +225,7 @@ const Rig& character() {
       inverse_binds[i] = inverse_affine(rest_globals[i]);
     }
     std::vector<Clip> clips;
-    clips.push_back(make_clip("A0", joints, 0xc11b0000u, 1));
+    clips.push_back(make_clip("A0", joints, 0xc11b0000u, kFastEvery, 1));
     Skeleton s = must(Skeleton::create(joints, std::move(inverse_binds), Mat4{}), "skeleton");
     return must(Rig::create(std::move(s), std::move(clips)), "rig");
   }();

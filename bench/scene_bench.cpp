@@ -34,46 +34,15 @@
 #include "animpack/pack.h"
 #include "animpack/scalar.h"
 #include "animpack/scene_player.h"
+#include "synthetic_rig.h"
 
 namespace animpack {
 namespace {
 
+using namespace bench;
+
 constexpr int kJoints = 64;
-constexpr int kKeysPerSecond = 31;
-constexpr int kClipSeconds = 4;
 constexpr int kTickRate = 60;
-constexpr float kTwoPi = static_cast<float>(2.0 * det::kPi);
-
-template <typename T>
-T must(Result<T> r, const char* what) {
-  if (!r) {
-    std::fprintf(stderr, "scene_bench: %s: %s\n", what, r.error().message());
-    std::abort();
-  }
-  return std::move(*r);
-}
-
-// A fixed-seed 64-bit LCG: the same numbers everywhere.
-class Lcg {
- public:
-  explicit Lcg(uint64_t seed) : state_(seed) {}
-  uint32_t next() {
-    state_ = state_ * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<uint32_t>(state_ >> 33);
-  }
-  float unit() { return static_cast<float>(next() >> 7) * (1.0f / 16777216.0f); }
-  float range(float lo, float hi) { return lo + (hi - lo) * unit(); }
-  Vec3 direction() {
-    for (;;) {
-      const Vec3 v{range(-1, 1), range(-1, 1), range(-1, 1)};
-      const float d = dot(v, v);
-      if (d > 0.01f && d <= 1.0f) return normalize(v);
-    }
-  }
-
- private:
-  uint64_t state_;
-};
 
 std::vector<Joint> make_joints(Lcg& rng) {
   std::vector<Joint> joints;
@@ -112,10 +81,6 @@ std::vector<Joint> make_joints(Lcg& rng) {
     }
   }
   return joints;
-}
-
-float wave(float amplitude, float hz, float phase, float t) {
-  return amplitude * det::sin(kTwoPi * hz * t + phase);
 }
 
 Clip make_clip(const std::string& name, const std::vector<Joint>& joints, Lcg& rng) {
