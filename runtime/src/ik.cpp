@@ -22,6 +22,7 @@
 #include <cstddef>
 
 #include "animpack/scalar.h"
+#include "math_inline.h"
 
 namespace animpack {
 
@@ -47,10 +48,16 @@ constexpr float kMinBone = 1e-6f;
 // Axes, normals and `up` must be unit within this.
 constexpr float kUnitTolerance = 1e-4f;
 
+// Inlined vector arithmetic, the same bits as math.h's out-of-line functions (math.cpp
+// defines those with these): IK calls them many times a solve.
+float dot3(Vec3 a, Vec3 b) { return inl::dot(a, b); }
+Vec3 cross3(Vec3 a, Vec3 b) { return inl::cross(a, b); }
+float len3(Vec3 v) { return det::sqrt(inl::dot(v, v)); }
+
 bool finite(float v) { return std::isfinite(v); }
 bool finite(Vec3 v) { return finite(v.x) && finite(v.y) && finite(v.z); }
 bool is_unit(Vec3 v) {
-  const float d = dot(v, v) - 1.0f;
+  const float d = dot3(v, v) - 1.0f;
   return finite(v) && d <= 2.0f * kUnitTolerance && d >= -2.0f * kUnitTolerance;
 }
 
@@ -62,7 +69,7 @@ Vec3 any_perpendicular(Vec3 v) {
   const float ax = v.x < 0 ? -v.x : v.x, ay = v.y < 0 ? -v.y : v.y, az = v.z < 0 ? -v.z : v.z;
   const Vec3 axis =
       ax <= ay && ax <= az ? Vec3{1, 0, 0} : (ay <= az ? Vec3{0, 1, 0} : Vec3{0, 0, 1});
-  return normalize(cross(v, axis));
+  return normalize(cross3(v, axis));
 }
 
 // The direction helpers below compute in double from float inputs: a perpendicular of a
@@ -144,11 +151,20 @@ struct Pose {
   Trs& local(int joint) const { return locals[static_cast<size_t>(joint)]; }
   Mat4& global(int joint) const { return globals[static_cast<size_t>(joint)]; }
   Vec3 position(int joint) const { return origin(global(joint)); }
-  // Turns the joint by the object-space rotation delta (about its own origin).
+  // Turns the joint by the object-space rotation delta (about its own origin): the local
+  // rotation becomes conj(Rp) delta Rp local, Rp the parent's global rotation. conj(Rp)
+  // delta Rp is delta with its axis taken into the parent's frame: Rp^T times delta's
+  // vector part, which is the parent's 3x3 block transposed times it over the block's
+  // (uniform) scale; rescaling to the vector part's length removes the scale.
   void turn(int joint, Quat delta) const {
-    const Quat rp = rotation_of(parent_global(joint));
+    const float* m = parent_global(joint).m;
+    const Vec3 v{delta.x, delta.y, delta.z};
+    const Vec3 u{m[0] * v.x + m[1] * v.y + m[2] * v.z, m[4] * v.x + m[5] * v.y + m[6] * v.z,
+                 m[8] * v.x + m[9] * v.y + m[10] * v.z};
+    const float lu = len3(u);
+    const Vec3 axis = lu > 0.0f ? u * (len3(v) / lu) : u;
     Trs& l = local(joint);
-    l.rotation = normalize(conjugate(rp) * delta * rp * l.rotation);
+    l.rotation = normalize(Quat{axis.x, axis.y, axis.z, delta.w} * l.rotation);
   }
   // The joint's global from its parent's and its local.
   void update(int joint) const {
@@ -184,40 +200,41 @@ float two_bone_reach(float dist, float l1, float l2, float soften) {
   return reach > chain ? chain : (reach < fold ? fold : reach);
 }
 
-// Solves one two-bone limb at full weight: turns upper and middle, and leaves the
-// globals of upper, middle and end updated (nothing below end).
+// Solves one two-bone limb at full weight: turns upper and middle (their globals are
+// left for the caller to update).
 void solve_two_bone(const Pose& pose, const TwoBoneInput& in) {
   const Vec3 pu = pose.position(in.upper), pm = pose.position(in.middle);
   const Vec3 pe = pose.position(in.end);
   const Vec3 a = pm - pu, b = pe - pm;
-  const float l1 = length(a), l2 = length(b);
+  const float l1 = len3(a), l2 = len3(b);
+  if (!(l1 > 0.0f && l2 > 0.0f)) return;  // a bone scaled to nothing: no limb to solve
   const Vec3 to_target = in.target - pu;
-  const float dist = length(to_target);
+  const float dist = len3(to_target);
   // The direction to reach along; a target on the upper joint keeps the limb's.
   Vec3 dir;
   if (dist > 1e-6f * (l1 + l2)) {
     dir = to_target * (1.0f / dist);
   } else {
     const Vec3 limb = pe - pu;
-    dir = length(limb) > 1e-6f * (l1 + l2) ? normalize(limb) : a * (1.0f / l1);
+    dir = len3(limb) > 1e-6f * (l1 + l2) ? normalize(limb) : a * (1.0f / l1);
   }
   const float reach = two_bone_reach(dist, l1, l2, in.soften);
   const float fold = l1 > l2 ? l1 - l2 : l2 - l1;
 
   // The bend direction, perpendicular to dir: the pole's side, else the pose's bend
   // plane, else up x dir; then twisted about dir.
-  const Vec3 hinge_now = cross(a, b);
-  const float hinge_len = length(hinge_now);
+  const Vec3 hinge_now = cross3(a, b);
+  const float hinge_len = len3(hinge_now);
   const bool straight = !(hinge_len > 1e-6f * l1 * l2);
   Vec3 bend;
   bool have_bend = in.has_pole && perpendicular_unit(in.pole, dir, &bend);
-  if (!have_bend && !straight) have_bend = perpendicular_unit(cross(dir, hinge_now), dir, &bend);
-  if (!have_bend) have_bend = perpendicular_unit(cross(in.up, dir), dir, &bend);
+  if (!have_bend && !straight) have_bend = perpendicular_unit(cross3(dir, hinge_now), dir, &bend);
+  if (!have_bend) have_bend = perpendicular_unit(cross3(in.up, dir), dir, &bend);
   if (!have_bend) bend = any_perpendicular(dir);
   if (in.twist != 0.0f) {
     float s, c;
     det::sincos(in.twist, &s, &c);
-    bend = normalize(bend * c + cross(dir, bend) * s);
+    bend = normalize(bend * c + cross3(dir, bend) * s);
   }
 
   // 1. Bend the middle joint about its hinge (the pose's, or one that bends toward
@@ -225,13 +242,13 @@ void solve_two_bone(const Pose& pose, const TwoBoneInput& in) {
   Vec3 hinge;
   if (!straight) {
     hinge = hinge_now * (1.0f / hinge_len);
-  } else if (!perpendicular_unit(cross(bend, a), a, &hinge)) {
+  } else if (!perpendicular_unit(cross3(bend, a), a, &hinge)) {
     hinge = any_perpendicular(a * (1.0f / l1));
   }
   // The exterior angle at the middle joint (0: straight), now and for `reach` (law of
   // cosines, in double: acos is ill-conditioned near straight, so full reach and full
   // fold are set exactly).
-  const float angle_now = det::atan2(hinge_len, dot(a, b));
+  const float angle_now = det::atan2(hinge_len, dot3(a, b));
   float angle_new = 0.0f;
   if (reach <= fold) {
     angle_new = kPiF;
@@ -252,9 +269,6 @@ void solve_two_bone(const Pose& pose, const TwoBoneInput& in) {
     upper = normalize(arc_about(middle_side, bend, dir) * swing);
   }
   pose.turn(in.upper, upper);
-  pose.update(in.upper);
-  pose.update(in.middle);
-  pose.update(in.end);
 }
 
 // Aims def.joints[0] at target (see ik.h, kAim); cap_cos and cap_sin are max_angle's.
@@ -266,11 +280,11 @@ void solve_aim(const Pose& pose, const IkSolverDef& def, Vec3 target, const Vec3
   const Vec3 forward = normalize(transform_vector(g, def.forward));
   const Vec3 up = normalize(transform_vector(g, def.up));
   const Vec3 to_target = target - p;
-  const float dist = length(to_target);
+  const float dist = len3(to_target);
   if (!(dist > 1e-6f)) return;  // a target on the joint: no direction to look
   Vec3 look = to_target * (1.0f / dist);
   // The cap: turn from the animated forward toward the target by at most max_angle.
-  if (def.max_angle < kPiF && dot(forward, look) < cap_cos) {
+  if (def.max_angle < kPiF && dot3(forward, look) < cap_cos) {
     Vec3 side;
     if (!perpendicular_unit(look, forward, &side) && !perpendicular_unit(up, forward, &side)) {
       side = any_perpendicular(forward);
@@ -297,17 +311,17 @@ void solve_chain(const Pose& pose, const IkSolverDef& def, Vec3 target, Vec3* po
   for (size_t i = 0; i < n; ++i) {
     start[i] = points[i] = pose.position(def.joints[i]);
     if (i > 0) {
-      lengths[i - 1] = length(start[i] - start[i - 1]);
+      lengths[i - 1] = len3(start[i] - start[i - 1]);
       total = total + lengths[i - 1];
     }
   }
   const Vec3 base = start[0];
   const Vec3 to_target = target - base;
-  const float dist = length(to_target);
+  const float dist = len3(to_target);
   // The unit direction of v, or of `fallback` (the bone's direction in the pose) when v
   // is too short to have one.
   const auto unit_or = [](Vec3 v, Vec3 fallback) {
-    const float l = length(v);
+    const float l = len3(v);
     return l > 1e-12f ? v * (1.0f / l) : normalize(fallback);
   };
   if (dist >= total) {
@@ -336,7 +350,7 @@ void solve_chain(const Pose& pose, const IkSolverDef& def, Vec3 target, Vec3* po
     const Vec3 here = pose.position(j);
     const Vec3 now = pose.position(child) - here;
     const Vec3 wanted = points[i + 1] - here;
-    const float ln = length(now), lw = length(wanted);
+    const float ln = len3(now), lw = len3(wanted);
     if (!(ln > 0.0f && lw > 0.0f)) continue;
     pose.turn(j, arc(now * (1.0f / ln), wanted * (1.0f / lw)));
     pose.update(j);
@@ -424,8 +438,8 @@ Result<IkSet> IkSet::create(const Skeleton* skeleton, std::span<const IkSolverDe
       if (parents[static_cast<size_t>(j)] != def.joints[k - 1]) {
         return refuse(i, def, "the joints are not a chain (each the parent of the next)");
       }
-      const float bone = length(origin(rest_globals[static_cast<size_t>(j)]) -
-                                origin(rest_globals[static_cast<size_t>(def.joints[k - 1])]));
+      const float bone = len3(origin(rest_globals[static_cast<size_t>(j)]) -
+                              origin(rest_globals[static_cast<size_t>(def.joints[k - 1])]));
       if (!(bone >= kMinBone)) return refuse(i, def, "a bone has zero length in the rest pose");
     }
     if (!(finite(def.weight) && def.weight >= 0.0f && def.weight <= 1.0f)) {
@@ -438,7 +452,7 @@ Result<IkSet> IkSet::create(const Skeleton* skeleton, std::span<const IkSolverDe
     if (def.has_pole) {
       if (def.kind == IkKind::kChain) return refuse(i, def, "chain solvers have no pole");
       if (!finite(def.pole)) return refuse(i, def, "the pole is not finite");
-      if (!(length(def.pole) >= 1e-6f)) return refuse(i, def, "the pole is zero");
+      if (!(len3(def.pole) >= 1e-6f)) return refuse(i, def, "the pole is zero");
     }
     if (!(finite(def.soften) && def.soften > 0.0f && def.soften <= 1.0f)) {
       return refuse(i, def, "soften not in (0, 1]");
@@ -449,7 +463,7 @@ Result<IkSet> IkSet::create(const Skeleton* skeleton, std::span<const IkSolverDe
     if (def.kind == IkKind::kAim) {
       if (!is_unit(def.forward)) return refuse(i, def, "forward is not a unit vector");
       if (!is_unit(def.up)) return refuse(i, def, "up is not a unit vector");
-      if (!(length(cross(def.forward, def.up)) >= 1e-3f)) {
+      if (!(len3(cross3(def.forward, def.up)) >= 1e-3f)) {
         return refuse(i, def, "up is parallel to forward");
       }
     }
@@ -554,7 +568,7 @@ Result<void> IkSet::set_pole(int solver, Vec3 pole) {
     return Error::make(ErrorCode::kInvalidArgument, "ik: solver %d is a chain: it has no pole",
                        solver);
   }
-  if (!finite(pole) || !(length(pole) >= 1e-6f)) {
+  if (!finite(pole) || !(len3(pole) >= 1e-6f)) {
     return Error::make(ErrorCode::kInvalidArgument, "ik: solver %d: pole zero or not finite",
                        solver);
   }
@@ -586,7 +600,7 @@ Result<void> IkSet::set_ground(int solver, float height, Vec3 normal) {
     return Error::make(ErrorCode::kInvalidArgument,
                        "ik: solver %d: ground normal not a unit vector", solver);
   }
-  if (!(dot(normal, up_) >= 0.5f)) {
+  if (!(dot3(normal, up_) >= 0.5f)) {
     return Error::make(ErrorCode::kInvalidArgument,
                        "ik: solver %d: ground normal more than 60 degrees from up", solver);
   }
@@ -672,9 +686,9 @@ void IkSet::apply_feet(std::span<Trs> locals, std::span<Mat4> globals) {
     foot_targets_[s] = target;
     // The least drop d >= 0 with |target - (pu - up d)| <= soften (l1 + l2), the reach the
     // leg gives without easing: d^2 + 2 d (v.up) + |v|^2 - L^2 = 0, v = target - pu.
-    const float reach = def.soften * (length(pm - pu) + length(pe - pm));
+    const float reach = def.soften * (len3(pm - pu) + len3(pe - pm));
     const Vec3 v = target - pu;
-    const float vv = dot(v, v), vu = dot(v, up_);
+    const float vv = dot3(v, v), vu = dot3(v, up_);
     if (vv <= reach * reach) continue;
     const float disc = vu * vu - (vv - reach * reach);
     // Out of reach whatever the drop: as low as brings it nearest.
@@ -699,6 +713,8 @@ void IkSet::apply_feet(std::span<Trs> locals, std::span<Mat4> globals) {
     const Quat shin_before = rotation_of(pose.global(shin));
     solve_two_bone(pose, {joints[0], shin, foot, foot_targets_[s], st.has_pole, st.pole, def.soften,
                           0.0f, up_});
+    pose.update(joints[0]);
+    pose.update(shin);
     // The foot keeps its animated object-space rotation, turned from up to the normal.
     const Quat shin_after = rotation_of(pose.global(shin));
     Trs& l = pose.local(foot);

@@ -108,7 +108,8 @@ class IkSet {
   // next, no bone of zero length (in the rest pose: a joint's rest translation, below
   // 1e-6 object units), every number finite and in its range, axes unit within 1e-4,
   // foot solvers' hips an ancestor of the thigh (not the thigh) and the same for all of
-  // them. Errors: kBadIk naming the solver (by index and name) and what fails.
+  // them, no target on a foot solver and no pole on a chain. Errors: kBadIk naming the
+  // solver (by index and name) and what fails.
   static Result<IkSet> create(const Skeleton* skeleton, std::span<const IkSolverDef> solvers,
                               Vec3 up = {0, 1, 0});
 
@@ -119,14 +120,15 @@ class IkSet {
 
   // Per-solver settings from now on. Errors: kInvalidArgument for an index out of range or
   // a value not finite (or out of range: a weight outside [0, 1], a zero pole, a normal
-  // not within 30 degrees... see each); nothing changes on an error.
+  // more than 60 degrees from up... see each); nothing changes on an error. A foot solver
+  // takes no target (set_target refuses it: use set_ground) and a chain no pole.
   Result<void> set_target(int solver, Vec3 target);
   Result<void> clear_target(int solver);  // the solver stops until a new target
   Result<void> set_pole(int solver, Vec3 pole);
   Result<void> set_weight(int solver, float weight);
   // kFoot only (kInvalidArgument otherwise): the ground under the foot, its height along
-  // `up` relative to the object's floor (its origin) and its unit normal (within 60
-  // degrees of up).
+  // `up` relative to the object's floor (its origin) and its normal (unit within 1e-4, at
+  // most 60 degrees from up).
   Result<void> set_ground(int solver, float height, Vec3 normal);
 
   // Runs every solver on the pose (see the rules). locals and globals are the
