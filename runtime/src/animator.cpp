@@ -945,14 +945,24 @@ std::span<const AnimEvent> Animator::advance(int64_t tick) {
 }
 
 void Animator::sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose) {
-  const Clip& clip = rig_->clips()[layer.clip];
   const float t = static_cast<float>(mapped(layer, unwrapped(layer, tick)));
-  const float w = layer.weight;
-  if (w <= 0.0f) return;
-  if (layer.mask != nullptr || layer.mode != LayerMode::kOverride || root_held(layer)) {
+  if (layer.weight <= 0.0f) return;
+  if (layer.mask != nullptr || layer.mode != LayerMode::kOverride) {
     sample_layer_masked(layer, t, pose);
-    return;
+  } else if (root_held(layer)) {
+    sample_layer_plain<true>(layer, t, pose);
+  } else {
+    sample_layer_plain<false>(layer, t, pose);
   }
+}
+
+// A plain layer (weight, no mask, override). kHoldRoot: the root joint's channels take
+// the general sampler and the hold (root motion); every other channel, and every channel
+// of a layer that holds nothing, the fast path below.
+template <bool kHoldRoot>
+void Animator::sample_layer_plain(Layer& layer, float t, std::span<Trs> pose) {
+  const Clip& clip = rig_->clips()[layer.clip];
+  const float w = layer.weight;
   const auto channels = clip.channels();
   WideRotations wide;
   // A LINEAR channel whose times[k] and times[k + 1] have the bits of the bracket
@@ -969,6 +979,20 @@ void Animator::sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose) {
   for (size_t c = 0; c < channels.size(); ++c) {
     const Channel& ch = channels[c];
     Trs& target = pose[ch.joint];
+    if constexpr (kHoldRoot) {
+      if (ch.joint == root_config_.joint) {
+        times = nullptr;
+        Vec4 v = kernel::sample(ch, t, &layer.cursors[c]);
+        hold_root(layer, ch.property, v);
+        if (ch.property == Property::kRotation) wide.before_writing(target.rotation, w);
+        if (w >= 1.0f) {
+          set_property(target, ch.property, v);
+        } else {
+          blend_property(target, ch.property, v, w);
+        }
+        continue;
+      }
+    }
     if (times != nullptr && ch.interpolation == Interpolation::kLinear && k + 1 < ch.times.size() &&
         (ch.times.data() == times || (std::bit_cast<uint32_t>(ch.times[k]) == t0 &&
                                       std::bit_cast<uint32_t>(ch.times[k + 1]) == t1))) {

@@ -374,6 +374,8 @@ class Animator {
   int64_t root_carry_[kSlots][4] = {};
 
   bool root_held(const Layer& layer) const;
+  template <bool kHoldRoot>
+  void sample_layer_plain(Layer& layer, float t, std::span<Trs> pose);
   void hold_root(const Layer& layer, Property property, Vec4& value) const;
   int64_t root_position(const Layer& layer, int64_t tick) const;
   void root_restart(const Layer& layer, int64_t tick, bool keep_carry = false);
