@@ -690,6 +690,7 @@ class Cooker {
     // Clips that move a joint above the root: root motion takes those joints at rest.
     const SourcePos warn_at = rm.joint_pos.known() ? rm.joint_pos : a.root_motion_pos;
     for (const Clip& clip : rig->clips()) {
+      if (rm.policy == RootMotionPolicy::kOff) break;  // nothing is extracted
       if (clip.additive() != AdditiveReference::kNone) continue;
       for (const Channel& ch : clip.channels()) {
         if (!is_ancestor(skeleton, ch.joint, root)) continue;

@@ -1457,6 +1457,7 @@ class Reader {
             wrong_kind(*e.node, "`joints`", e.pos, "an array of joint names");
             continue;
           }
+          bool joints_ok = true;
           for (size_t j = 0; j < joints->size(); ++j) {
             const toml::node& joint = *joints->get(j);
             const SourcePos pos = to_pos(joint.source().begin);
@@ -1465,9 +1466,20 @@ class Reader {
                            true)) {
               ik.joints.push_back(std::move(name));
               ik.joint_element_pos.push_back(pos);
+            } else {
+              joints_ok = false;
             }
           }
-          if (typed) check_joint_count(ik, joints->size(), which);
+          if (typed) joints_ok = check_joint_count(ik, joints->size(), which) && joints_ok;
+          if (!joints_ok) {
+            // Reported: the cooker resolves no part of a solver whose joints are wrong
+            // (a chain with a joint left out would be reported again, wrongly).
+            if (!ik.name_pos.known() && !table->contains("name") && !ik.joints.empty()) {
+              ik.name = ik.joints.back();  // still its name, for E0164
+            }
+            ik.joints.clear();
+            ik.joint_element_pos.clear();
+          }
         } else if (e.key == "weight") {
           ik.weight_pos = e.pos;
           ranged(e, 0.0f, 1.0f, false, "", &ik.weight);
@@ -1586,8 +1598,8 @@ class Reader {
     }
   }
 
-  // E0163 when a solver of a known kind lists the wrong number of joints.
-  void check_joint_count(const SceneIk& ik, size_t count, const std::string& which) {
+  // E0163 when a solver of a known kind lists the wrong number of joints (false then).
+  bool check_joint_count(const SceneIk& ik, size_t count, const std::string& which) {
     size_t lo = 3, hi = 3;
     std::string shape = "3 joints {upper, middle, end}";
     if (ik.kind == IkKind::kFoot) shape = "3 joints {thigh, shin, foot}";
@@ -1599,10 +1611,11 @@ class Reader {
       hi = static_cast<size_t>(kMaxChainJoints);
       shape = "2 to " + std::to_string(kMaxChainJoints) + " joints, top first";
     }
-    if (count >= lo && count <= hi) return;
+    if (count >= lo && count <= hi) return true;
     report("E0163", ik.joints_pos,
            which + (ik.kind == IkKind::kAim ? " is an " : " is a ") + ik_kind_name(ik.kind) +
                " solver, which takes " + shape + "; `joints` has " + std::to_string(count));
+    return false;
   }
 
   // --- State machines and layers ([object.animation] parameters, states, transitions,

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -17,7 +18,10 @@
 #include <vector>
 
 #include "animpack/compiler/cook.h"
+#include "animpack/compiler/pack_writer.h"
+#include "animpack/pack.h"
 #include "animpack/root_motion.h"
+#include "animpack/scene_player.h"
 
 namespace animpack {
 namespace {
@@ -473,6 +477,65 @@ TEST_F(CookRootMotionIk, TheDocsFoxCooks) {
   EXPECT_FLOAT_EQ(a.ik[0].max_angle, 3.14159265f / 3);
   EXPECT_EQ(a.ik[1].name, "b_LeftFoot01_017");
   EXPECT_EQ(a.ik[1].weight, 0.0f);
+}
+
+// End to end: the walking fox cooked, written, opened by Pack::from_bytes and played by a
+// ScenePlayer: the pack holds what was cooked, the fox collects the walk's motion, and the
+// game drives its solvers by name.
+TEST_F(CookRootMotionIk, ACookedPackPlaysRootMotionAndIkInTheScenePlayer) {
+  const CookOutput out = cook(fox(kWalker));
+  ASSERT_EQ(problems(), std::vector<std::string>{}) << printed();
+  const std::vector<uint8_t> bytes = write_pack(out.pack);
+  DiagnosticSink verify;
+  EXPECT_TRUE(verify_pack(bytes, dir_ / "scene.toml", verify))
+      << format_diagnostics(verify, DiagnosticFormat::kGcc);
+  Result<Pack> pack = Pack::from_bytes(bytes);
+  ASSERT_TRUE(pack) << pack.error().message();
+  ASSERT_EQ(pack->objects().size(), 1u);
+  const ObjectAnimationInfo& info = pack->objects()[0].animation;
+  ASSERT_TRUE(info.root_motion.has_value());
+  EXPECT_EQ(info.root_motion->joint, out.pack.objects[0].animation.root_motion->joint);
+  EXPECT_EQ(info.root_motion->rate, 30);
+  ASSERT_EQ(info.root_tracks.size(), out.pack.objects[0].animation.root_tracks.size());
+  for (size_t c = 0; c < info.root_tracks.size(); ++c) {
+    const std::vector<RootMotionSample>& cooked = out.pack.objects[0].animation.root_tracks[c];
+    ASSERT_EQ(info.root_tracks[c].samples.size(), cooked.size());
+    EXPECT_TRUE(std::equal(cooked.begin(), cooked.end(), info.root_tracks[c].samples.begin()));
+  }
+  ASSERT_EQ(info.ik.size(), 5u);
+  EXPECT_EQ(info.ik[0].name, "left_leg");
+  EXPECT_EQ(info.ik[1].max_angle, out.pack.objects[0].animation.ik[1].max_angle);
+
+  Result<ScenePlayer> player = ScenePlayer::create(&*pack, 30);
+  ASSERT_TRUE(player) << player.error().message();
+  const ObjectId fox = *player->find("fox");
+  ASSERT_NE(player->ik(fox), nullptr);
+  EXPECT_EQ(player->ik(fox)->solver_count(), 5);
+  // Two seconds of the walk at 30 ticks a second: the fox travels, all of it collected.
+  RootMotionDelta total;
+  for (int t = 0; t < 60; ++t) {
+    player->step();
+    const Result<RootMotionDelta> d = player->take_root_motion(fox);
+    ASSERT_TRUE(d) << d.error().message();
+    total.x += d->x;
+    total.z += d->z;
+    total.yaw += d->yaw;
+  }
+  EXPECT_TRUE(total.x != 0 || total.z != 0) << "the walk moves the fox";
+  EXPECT_EQ(total.y, 0);
+  // The head looks where the game says: its palette changes with the target, and weight 0
+  // gives the animated pose.
+  const size_t head = static_cast<size_t>(out.pack.rigs[0].rig.skeleton().find_joint("b_Head_05"));
+  const auto head_matrix = [&] { return player->palette(fox)[head]; };
+  ASSERT_TRUE(player->set_ik_target(fox, "b_Head_05", {0.0f, 40.0f, -100.0f}));
+  player->step();
+  const Mat4 behind = head_matrix();
+  ASSERT_TRUE(player->set_ik_target(fox, "b_Head_05", {100.0f, 40.0f, 0.0f}));
+  player->step();
+  const Mat4 side = head_matrix();
+  EXPECT_NE(std::memcmp(behind.m, side.m, sizeof behind.m), 0) << "a new target turns the head";
+  EXPECT_FALSE(player->set_ik_target(fox, "tail", {0, 0, 0})) << "no solver of that name";
+  EXPECT_TRUE(player->set_ik_weight(fox, "left_leg", 1.0f));
 }
 
 }  // namespace

@@ -313,6 +313,21 @@ TEST(SceneIk, ANonFiniteTargetIsAnErrorAtItsElement) {
   EXPECT_FALSE(animation(r).ik.at(0).target.has_value());
 }
 
+TEST(SceneIk, ASolverWithAWrongJointIsReportedOnceAndLeftForTheCookerToSkip) {
+  const Read r =
+      read(fox("[[object.animation.ik]]\nkind = \"chain\"\njoints = [\"a\", 5, \"c\"]\n"
+               "[[object.animation.ik]]\nkind = \"aim\"\njoints = [\"a\", \"d\"]\n"));
+  ASSERT_EQ(r.diagnostics.size(), 2u) << all(r);
+  EXPECT_EQ(r.diagnostics[0].code, "E0102");
+  EXPECT_EQ(r.diagnostics[1].code, "E0163");
+  ASSERT_EQ(animation(r).ik.size(), 2u);
+  for (const SceneIk& s : animation(r).ik) {
+    EXPECT_TRUE(s.joints.empty()) << "nothing for the cooker to resolve (and report again)";
+  }
+  EXPECT_EQ(animation(r).ik[0].name, "c") << "still named for its last joint";
+  EXPECT_EQ(animation(r).ik[1].name, "d");
+}
+
 TEST(SceneIk, AKeyOfAnotherKindNamesTheKindsThatTakeIt) {
   const Read r =
       read(fox("[[object.animation.ik]]\nkind = \"chain\"\njoints = [\"a\", \"b\"]\n"
