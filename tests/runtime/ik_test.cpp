@@ -686,7 +686,7 @@ TEST(Ik, ASizeMismatchDoesNothing) {
 }
 
 // The golden hash: every solver kind on 64 generated poses, every local and global bit.
-// Recorded on x86-64 with g++ 12; it must not change with the compiler or platform.
+// Recorded on x86-64 with g++ 12 (Debug and Release) and the same with clang++ 14.
 TEST(Ik, GoldenHashOfEverySolverOnGeneratedPoses) {
   IkSet set = make_set(every_kind());
   ASSERT_TRUE(set.set_ground(0, -0.15f, normalize(Vec3{0.2f, 1, -0.1f})));
