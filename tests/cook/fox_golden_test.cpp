@@ -17,6 +17,7 @@
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
 #include "fixtures/fox_golden_run.h"
+#include "fixtures/run_cli.h"
 
 namespace animpack {
 namespace {
@@ -69,6 +70,28 @@ TEST(FoxGolden, TheDocsShowTheSceneAsItShips) {
   ASSERT_NE(end, std::string::npos);
   EXPECT_EQ(doc.substr(begin + open.size(), end - begin - open.size()), scene)
       << "docs/scene-format.md's Fox example must be assets/fox/scene.toml verbatim";
+}
+
+// assets/fox/play.script drives the example through `animpack play` as the README says:
+// every command is taken (no refusal, no script error) and the fox's root motion is summed:
+// 480 ticks of Walk (8 s, 11.3 passes of 63.67 cm; measured 705.05 object units forward).
+TEST(FoxGolden, ThePlayScriptRunsCleanAndTheFoxWalks) {
+  const fs::path dir = fs::path(testing::TempDir()) / "fox_play_script";
+  fs::create_directories(dir);
+  const fs::path pack = dir / "fox.anpk";
+  const std::string src = ANIMPACK_SOURCE_DIR;
+  const fixture::CliRun cook = fixture::run_cli(
+      ANIMPACK_EXE, "cook '" + src + "/assets/fox/scene.toml' -o '" + pack.string() + "'");
+  ASSERT_EQ(cook.status, 0) << cook.output;
+  const fixture::CliRun play =
+      fixture::run_cli(ANIMPACK_EXE, "play '" + pack.string() + "' --ticks 480 --script '" + src +
+                                         "/assets/fox/play.script'");
+  ASSERT_EQ(play.status, 0) << play.output;
+  EXPECT_NE(play.output.find(" 0 refused calls"), std::string::npos) << play.output;
+  EXPECT_EQ(play.output.find("refused:"), std::string::npos) << play.output;
+  EXPECT_NE(play.output.find("fox root motion: travelled 0.712293 0.000000 705.046085"),
+            std::string::npos)
+      << play.output;
 }
 
 }  // namespace
