@@ -13,6 +13,7 @@
 // a close one from above that follows the fox and the target (fox_close_TTTT.png), and a
 // filmstrip of each.
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "animpack/limits.h"
 #include "animpack/pack.h"
 #include "animpack/posed.h"
 #include "animpack/root_motion.h"
@@ -106,10 +108,12 @@ Result<void> add_floor(trace::TraceScene& scene, const trace::Aabb& box) {
   const Vec3 p[4] = {
       {c.x - r, 0, c.z - r}, {c.x + r, 0, c.z - r}, {c.x + r, 0, c.z + r}, {c.x - r, 0, c.z + r}};
   if (auto g = scene.add_mesh({p, n, {}, idx, trace::kNoObject, ground_mat}); !g) return g;
-  // Strips at whole multiples of 0.5 m (x = 0.5 k): counted in integers so none is lost.
-  const int first = static_cast<int>(2.0f * (c.x - r)) - 1,
-            last = static_cast<int>(2.0f * (c.x + r)) + 1;
-  for (int k = first; k <= last; ++k) {
+  // Strips at whole multiples of 0.5 m (x = 0.5 k): counted in integers so none is lost,
+  // at most 2000 of them (a kilometre of floor).
+  const int64_t first = clamp_to_int64(2.0 * static_cast<double>(c.x - r), -1000000, 1000000);
+  const int64_t last = std::min(
+      first + 2000, clamp_to_int64(2.0 * static_cast<double>(c.x + r), -1000000, 1000000) + 1);
+  for (int64_t k = first - 1; k <= last; ++k) {
     const float x = 0.5f * static_cast<float>(k);
     const Vec3 q[4] = {{x - 0.01f, 0.001f, c.z - r},
                        {x + 0.01f, 0.001f, c.z - r},
