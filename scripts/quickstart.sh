@@ -26,7 +26,7 @@ build() {  # build <preset> [targets...]
 }
 
 if [ "$mode" = demo ]; then
-  build release animpack play_pack
+  build release animpack play_pack fox_walk
   mkdir -p out
   rm -rf out/frames
   ./build/release/compiler/animpack cook assets/demo/scene.toml -o out/demo.anpk --depfile out/demo.anpk.d
@@ -45,7 +45,16 @@ if [ "$mode" = demo ]; then
     --set speed=1.5 --set wave=1 -o out/frames/character_walk_wave.png
   ./build/release/compiler/animpack preview out/character.anpk --object hero --frames 8 --size 200x240 \
     --state jump -o out/frames/character_jump.png
-  echo "demo: the packs are out/demo.anpk and out/character.anpk; traced PNG frames, contact_sheet.png and the character's filmstrips are in $(pwd)/out/frames"
+  # Step 4's worked example (assets/fox): the Fox walking by its root motion, its head
+  # aiming at a box the game moves. `play` runs its script (the IK targets in the fox's
+  # space) and sums the motion; samples/fox_walk is the game (it moves the fox by its
+  # motion and the box round its head) and writes 8 wide and 8 close frames, 320x180.
+  ./build/release/compiler/animpack cook assets/fox/scene.toml -o out/fox.anpk
+  ./build/release/compiler/animpack play out/fox.anpk --ticks 480 --script assets/fox/play.script \
+    | tail -n 3
+  ./build/release/samples/fox_walk/fox_walk out/fox.anpk --ticks 240 --every 30 --size 320x180 \
+    -o out/frames
+  echo "demo: the packs are out/demo.anpk, out/character.anpk and out/fox.anpk; traced PNG frames, contact_sheet.png, the character's filmstrips and the fox's (fox_walk_strip.png, fox_close_strip.png) are in $(pwd)/out/frames"
   exit 0
 fi
 

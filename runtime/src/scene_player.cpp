@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <utility>
 
@@ -253,7 +254,8 @@ Result<ScenePlayer> ScenePlayer::create(const Pack* pack, int32_t tick_rate,
     const ObjectAnimationInfo& a = info.animation;
     Object& obj = p.objects_[o];
     obj.info = &info;
-    obj.model = to_matrix(Trs{info.position, info.rotation, info.scale});
+    obj.transform = Trs{info.position, info.rotation, info.scale};
+    obj.model = to_matrix(obj.transform);
     if (info.animated && a.sprite_sheet >= 0) {
       obj.sheet = own_sheet[o] >= 0 ? &p.sheets_[static_cast<size_t>(own_sheet[o])]
                                     : &pack->sprite_sheets()[static_cast<size_t>(a.sprite_sheet)];
@@ -408,6 +410,51 @@ const SpriteSheet* ScenePlayer::sprite_sheet(ObjectId object) const {
 Mat4 ScenePlayer::model(ObjectId object) const {
   const Object* o = get(object);
   return o ? o->model : Mat4{};
+}
+
+Trs ScenePlayer::transform(ObjectId object) const {
+  const Object* o = get(object);
+  return o ? o->transform : Trs{};
+}
+
+Result<void> ScenePlayer::set_transform(ObjectId object, const Trs& transform) {
+  const Object* found = get(object);
+  if (found == nullptr) {
+    return refuse(object, Error::make(ErrorCode::kInvalidArgument, "no object %u in the scene",
+                                      static_cast<unsigned>(object.value)));
+  }
+  const std::string_view name = found->info->name;
+  const int name_len = static_cast<int>(std::min<size_t>(name.size(), 40));
+  const Vec3& t = transform.translation;
+  const Quat& r = transform.rotation;
+  const Vec3& s = transform.scale;
+  const auto finite = [](std::initializer_list<float> values) {
+    for (float v : values) {
+      if (!std::isfinite(v)) return false;
+    }
+    return true;
+  };
+  const char* what = nullptr;
+  if (!finite({t.x, t.y, t.z})) {
+    what = "a position that is not finite";
+  } else if (!finite({r.x, r.y, r.z, r.w})) {
+    what = "a rotation that is not finite";
+  } else if (!finite({s.x, s.y, s.z})) {
+    what = "a scale that is not finite";
+  } else if (s.x == 0.0f || s.y == 0.0f || s.z == 0.0f) {
+    what = "a scale with a zero component";
+  } else {
+    const float len2 = dot(r, r);
+    if (!(len2 > 0.998f && len2 < 1.002f)) what = "a rotation that is not a unit quaternion";
+  }
+  if (what != nullptr) {
+    return refuse(object, Error::make(ErrorCode::kInvalidArgument, "set_transform of %.*s: %s",
+                                      name_len, name.data(), what));
+  }
+  Object& o = objects_[object.value];
+  o.transform = transform;
+  o.model = to_matrix(transform);
+  return ok();
 }
 
 // ---------------------------------------------------------------------------- game calls

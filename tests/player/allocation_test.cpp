@@ -206,6 +206,11 @@ TEST(PlayerAllocation, AThousandTicksWithRootMotionAndIkAllocateNothing) {
     player.step();
     Result<RootMotionDelta> d = player.take_root_motion(walker);
     if (d) travel += d->z;
+    // The game moves the walker by what it took (set_transform), and refuses a bad one.
+    Trs placed = player.transform(walker);
+    placed.translation.z += root_motion_translation(d ? *d : RootMotionDelta{}).z;
+    (void)player.set_transform(walker, placed);
+    if (t % 50 == 0) (void)player.set_transform(walker, Trs{{}, {}, {0, 1, 1}});  // refused
     (void)player.posed();
   }
   EXPECT_EQ(fixture::stop_counting_allocations(), 0);

@@ -22,6 +22,8 @@ using namespace motion_fixture;
 
 constexpr ObjectId kWalkerId{kWalker}, kStanderId{kStander}, kPlainId{kPlain};
 
+bool same_matrix(const Mat4& a, const Mat4& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
 bool same_palette(std::span<const Mat4> a, std::span<const Mat4> b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
 }
@@ -209,6 +211,89 @@ TEST(PlayerIk, ObjectPointUndoesTheModelMatrix) {
   EXPECT_NEAR(distance(local, {0, 2, 0}), 1.0f, 1e-5f);
   const Vec3 same = player.object_point(ObjectId{77}, world);
   EXPECT_EQ(same.x, world.x);
+}
+
+TEST(PlayerTransform, SetTransformMovesModelPosedAndObjectPoint) {
+  CookedPack cooked = make_cooked();
+  cooked.objects[kWalker].position = {3, 0, -1};
+  const Pack pack = open(cooked);
+  ScenePlayer player = std::move(*ScenePlayer::create(&pack, 60));
+  const Trs scene = player.transform(kWalkerId);
+  EXPECT_EQ(scene.translation.x, 3.0f);
+  EXPECT_EQ(scene.translation.z, -1.0f);
+  player.step();
+  const std::vector<Mat4> palette(player.palette(kWalkerId).begin(),
+                                  player.palette(kWalkerId).end());
+  // A quarter turn about +y and twice the size, somewhere else.
+  const Trs placed{{-5, 1, 7}, {0, 0.70710677f, 0, 0.70710677f}, {2, 2, 2}};
+  ASSERT_TRUE(player.set_transform(kWalkerId, placed));
+  const Trs back = player.transform(kWalkerId);
+  EXPECT_EQ(back.translation.x, -5.0f);
+  EXPECT_EQ(back.rotation.y, 0.70710677f);
+  EXPECT_EQ(back.scale.z, 2.0f);
+  const Mat4 want = to_matrix(placed);
+  EXPECT_TRUE(same_matrix(want, player.model(kWalkerId))) << "model()";
+  const Posed& posed = player.posed();
+  EXPECT_TRUE(same_matrix(want, posed.objects[kWalker].model)) << "posed()";
+  // Only the walker moved; its pose is its own and did not change.
+  const Mat4 stander =
+      to_matrix(Trs{cooked.objects[kStander].position, cooked.objects[kStander].rotation,
+                    cooked.objects[kStander].scale});
+  EXPECT_TRUE(same_matrix(stander, posed.objects[kStander].model));
+  EXPECT_TRUE(same_palette(player.palette(kWalkerId), palette));
+  // object_point undoes the new matrix: a world point 2 units along world +x from the
+  // object is 1 unit along its +z (turned a quarter about +y, so its +z is world +x;
+  // scaled by 2).
+  const Vec3 local = player.object_point(kWalkerId, {-3, 1, 7});
+  EXPECT_NEAR(local.x, 0.0f, 1e-5f);
+  EXPECT_NEAR(local.y, 0.0f, 1e-5f);
+  EXPECT_NEAR(local.z, 1.0f, 1e-5f);
+  // It holds across steps.
+  player.step();
+  EXPECT_TRUE(same_matrix(want, player.model(kWalkerId)));
+  EXPECT_TRUE(player.animation_errors().empty());
+}
+
+TEST(PlayerTransform, SetTransformRefusesBadTransformsAndChangesNothing) {
+  const Pack pack = make_pack();
+  ScenePlayer player = std::move(*ScenePlayer::create(&pack, 60));
+  const Mat4 before = player.model(kWalkerId);
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  struct Case {
+    Trs trs;
+    const char* says;
+  };
+  const Case cases[] = {
+      {{{nan, 0, 0}, {}, {1, 1, 1}}, "position that is not finite"},
+      {{{0, inf, 0}, {}, {1, 1, 1}}, "position that is not finite"},
+      {{{}, {0, nan, 0, 1}, {1, 1, 1}}, "rotation that is not finite"},
+      {{{}, {0, 0, 0, 0}, {1, 1, 1}}, "not a unit quaternion"},
+      {{{}, {0, 0, 0, 2}, {1, 1, 1}}, "not a unit quaternion"},
+      {{{}, {}, {1, -inf, 1}}, "scale that is not finite"},
+      {{{}, {}, {1, 1, 0}}, "zero component"},
+      {{{}, {}, {0, 0, 0}}, "zero component"},
+  };
+  for (const Case& c : cases) {
+    Result<void> r = player.set_transform(kWalkerId, c.trs);
+    ASSERT_FALSE(r) << c.says;
+    EXPECT_EQ(r.error().code(), ErrorCode::kInvalidArgument);
+    EXPECT_NE(std::string(r.error().message()).find(c.says), std::string::npos)
+        << r.error().message();
+    EXPECT_NE(std::string(r.error().message()).find("walker"), std::string::npos)
+        << r.error().message();
+    EXPECT_TRUE(same_matrix(before, player.model(kWalkerId))) << c.says;
+  }
+  ASSERT_EQ(player.animation_errors().size(), std::size(cases)) << "each refusal is kept";
+  Result<void> none = player.set_transform(ObjectId{77}, Trs{});
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(std::string(none.error().message()).find("no object 77"), std::string::npos);
+  const Trs identity = player.transform(ObjectId{77});
+  EXPECT_EQ(identity.scale.x, 1.0f);
+  EXPECT_EQ(identity.rotation.w, 1.0f);
+  // A negative scale (a mirror) is a transform, not a refusal.
+  EXPECT_TRUE(player.set_transform(kWalkerId, Trs{{}, {}, {-1, 1, 1}}));
 }
 
 }  // namespace

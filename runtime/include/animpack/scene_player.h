@@ -246,8 +246,20 @@ class ScenePlayer {
   // The sprite sheet the object's sprite player plays (with the object's events), or
   // nullptr.
   const SpriteSheet* sprite_sheet(ObjectId object) const;
-  // The object's matrix from its scene transform (T * R * S); identity for an invalid id.
+  // The object's matrix from its transform (T * R * S): the scene's, until the game sets
+  // another with set_transform(); identity for an invalid id.
   Mat4 model(ObjectId object) const;
+  // The object's transform: the scene's position, rotation and scale, or the latest
+  // set_transform(); the identity Trs for an invalid id.
+  Trs transform(ObjectId object) const;
+  // Places the object in the world (what a game does with the motion take_root_motion()
+  // hands it): model(), posed(), world_bounds() and object_point() use `transform` from
+  // now on, at once (the pose is the object's own, so it does not change). Errors (also
+  // kept in animation_errors(); nothing changes): kInvalidArgument for an invalid id, a
+  // position, rotation or scale that is not finite, a rotation that is not a unit
+  // quaternion (length within 1e-3 of 1), or a scale with a zero component. Never
+  // allocates.
+  Result<void> set_transform(ObjectId object, const Trs& transform);
 
   // ---------------------------------------------------------------- game calls
 
@@ -301,7 +313,8 @@ class ScenePlayer {
   // root joint held in place (root_motion.h); with policy accumulate, step() collects the
   // motion, and this returns what was collected since the previous call (in the object's
   // frame at that call; root_motion_translation() and root_motion_yaw() convert it) and
-  // starts again. The player never moves the object itself: model() stays the scene's.
+  // starts again. The player never moves the object itself: the game does, with
+  // set_transform() (translate in the object's own frame, then turn by the yaw).
   // Errors (also kept in animation_errors()): kInvalidArgument for an invalid id or an
   // object whose policy is not accumulate.
   Result<RootMotionDelta> take_root_motion(ObjectId object);
@@ -379,7 +392,8 @@ class ScenePlayer {
   friend class Animate;
   struct Object {
     const ObjectInfo* info = nullptr;
-    Mat4 model;
+    Trs transform;  // the scene's, or the latest set_transform()
+    Mat4 model;     // to_matrix(transform)
     const Rig* rig = nullptr;
     int animator = -1;
     const SpriteSheet* sheet = nullptr;
