@@ -388,7 +388,9 @@ void print_root_motion_and_ik(const ObjectAnimationInfo& a, const Rig& rig) {
     const IkSolverDef& s = a.ik[i];
     std::printf("    ik [%zu] %s: %s, joints", i, printable(s.name).c_str(), ik_kind_name(s.kind));
     for (uint16_t j : s.joints) std::printf(" %s", joint(j).c_str());
-    if (s.has_target) {
+    if (s.kind == IkKind::kFoot) {
+      std::printf(", ground from the game (flat at the floor until set)");
+    } else if (s.has_target) {
       std::printf(", target %g %g %g", static_cast<double>(s.target.x),
                   static_cast<double>(s.target.y), static_cast<double>(s.target.z));
     } else {
