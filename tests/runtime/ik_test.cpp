@@ -18,8 +18,6 @@
 namespace animpack {
 namespace {
 
-constexpr float kPiF = static_cast<float>(det::kPi);
-
 // A fixed-seed 64-bit LCG (Knuth's MMIX constants), as bench/runtime_bench.cpp's.
 class Lcg {
  public:
