@@ -8,6 +8,15 @@
 // mul_affine(parent, to_matrix(local)) that Animator::evaluate uses, so they stay
 // consistent bit for bit with a fresh local_to_global of the changed locals.
 //
+// No solve calls trigonometry (det::sincos runs once, in create, for max_angle and
+// twist): the two-bone's angles come from the law of cosines as cosines, the middle
+// joint's turn from half-angle cosines and sines (square roots), the upper joint's and
+// the aim's turn from frame to frame (a rotation matrix to a quaternion), the arcs from
+// dot and cross products. The vector arithmetic is inlined (math_inline.h, kernels.h)
+// and the directions that lose bits in float near parallel or opposite are formed in
+// double. The solve is a chain of dependent square roots and divisions, so each is
+// placed where it runs alongside others where it can.
+//
 // Chain solving uses FABRIK rather than CCD. FABRIK moves joint positions along lines
 // (a pass is two sweeps of sqrt and division, O(n), no trigonometry), keeps each bone's
 // length by construction, holds the top joint exactly, converges in a few passes and
@@ -22,6 +31,7 @@
 #include <cstddef>
 
 #include "animpack/scalar.h"
+#include "kernels.h"
 #include "math_inline.h"
 
 namespace animpack {
@@ -48,11 +58,32 @@ constexpr float kMinBone = 1e-6f;
 // Axes, normals and `up` must be unit within this.
 constexpr float kUnitTolerance = 1e-4f;
 
-// Inlined vector arithmetic, the same bits as math.h's out-of-line functions (math.cpp
-// defines those with these): IK calls them many times a solve.
+// Inlined vector and quaternion arithmetic: the same operations in the same order as
+// math.h's out-of-line functions (math.cpp defines those with math_inline.h and
+// kernels.h, built with the same flags), so the same bits, without a call for each: a
+// solve makes a few hundred of them. sqrt is IEEE (correctly rounded), as det::sqrt.
+float sqrt_f(float v) { return std::sqrt(v); }
+double sqrt_d(double v) { return std::sqrt(v); }
+Vec3 add(Vec3 a, Vec3 b) { return inl::add(a, b); }
+Vec3 sub(Vec3 a, Vec3 b) { return inl::sub(a, b); }
+Vec3 mul(Vec3 a, float s) { return inl::scale(a, s); }
 float dot3(Vec3 a, Vec3 b) { return inl::dot(a, b); }
 Vec3 cross3(Vec3 a, Vec3 b) { return inl::cross(a, b); }
-float len3(Vec3 v) { return det::sqrt(inl::dot(v, v)); }
+float len3(Vec3 v) { return sqrt_f(inl::dot(v, v)); }
+// normalize(Vec3).
+Vec3 unit(Vec3 v) {
+  const float len = len3(v);
+  if (len == 0.0f) return v;
+  return mul(v, 1.0f / len);
+}
+Quat qmul(Quat a, Quat b) { return inl::mul(a, b); }
+Quat qunit(Quat q) { return kernel::normalize_q(q); }
+// transform_vector(m, v).
+Vec3 xform_vector(const Mat4& g, Vec3 v) {
+  const float* m = g.m;
+  return {m[0] * v.x + m[4] * v.y + m[8] * v.z, m[1] * v.x + m[5] * v.y + m[9] * v.z,
+          m[2] * v.x + m[6] * v.y + m[10] * v.z};
+}
 
 bool finite(float v) { return std::isfinite(v); }
 bool finite(Vec3 v) { return finite(v.x) && finite(v.y) && finite(v.z); }
@@ -69,71 +100,81 @@ Vec3 any_perpendicular(Vec3 v) {
   const float ax = v.x < 0 ? -v.x : v.x, ay = v.y < 0 ? -v.y : v.y, az = v.z < 0 ? -v.z : v.z;
   const Vec3 axis =
       ax <= ay && ax <= az ? Vec3{1, 0, 0} : (ay <= az ? Vec3{0, 1, 0} : Vec3{0, 0, 1});
-  return normalize(cross3(v, axis));
+  return unit(cross3(v, axis));
 }
 
 // The direction helpers below compute in double from float inputs: a perpendicular of a
 // vector nearly along `dir`, or the arc between nearly opposite directions, loses most of
 // its bits in float (1 + cos near -1 cancels), and the rounding to float at the end keeps
-// every result within a float ulp or two.
+// every result within a float ulp or two. None needs trigonometry: a rotation by t about
+// a unit axis n is (n sin t, 1 + cos t) normalised, and sin t and cos t of the angle
+// between two vectors are their cross and dot products over their lengths.
 struct D3 {
   double x, y, z;
 };
 D3 to_d(Vec3 v) { return {v.x, v.y, v.z}; }
-Vec3 to_f(D3 v) {
-  return {static_cast<float>(v.x), static_cast<float>(v.y), static_cast<float>(v.z)};
-}
 double dot_d(D3 a, D3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 D3 cross_d(D3 a, D3 b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-Quat quat_d(double x, double y, double z, double w) {
-  const double n = det::sqrt(x * x + y * y + z * z + w * w);
-  return {static_cast<float>(x / n), static_cast<float>(y / n), static_cast<float>(z / n),
-          static_cast<float>(w / n)};
-}
 
-// The part of v perpendicular to the unit `dir`, normalised into *out; false (and *out
-// untouched) when that part is shorter than 1e-6 |v| (v along dir, or zero).
-bool perpendicular_unit(Vec3 v, Vec3 dir, Vec3* out) {
-  const D3 a = to_d(v), d = to_d(dir);
-  const double k = dot_d(a, d) / dot_d(d, d);
-  const D3 p{a.x - d.x * k, a.y - d.y * k, a.z - d.z * k};
-  const double lp = det::sqrt(dot_d(p, p));
-  if (!(lp > 1e-6 * det::sqrt(dot_d(a, a)))) return false;
-  *out = to_f({p.x / lp, p.y / lp, p.z / lp});
+// The part of v perpendicular to `dir`, normalised into *out; false (and *out untouched)
+// when that part is shorter than 1e-6 |v| (v along dir, or zero). The part is formed
+// times |dir|^2, v (dir.dir) - dir (v.dir), which the normalisation removes: no division.
+bool perpendicular_part_d(D3 a, D3 d, D3* out, double* inv_length) {
+  const double dd = dot_d(d, d), ad = dot_d(a, d);
+  const D3 p{a.x * dd - d.x * ad, a.y * dd - d.y * ad, a.z * dd - d.z * ad};
+  const double pp = dot_d(p, p);
+  if (!(pp > 1e-12 * dot_d(a, a) * (dd * dd))) return false;
+  *out = p;
+  *inv_length = 1.0 / sqrt_d(pp);
   return true;
 }
+bool perpendicular_unit_d(D3 a, D3 d, D3* out) {
+  D3 p;
+  double inv;
+  if (!perpendicular_part_d(a, d, &p, &inv)) return false;
+  *out = {p.x * inv, p.y * inv, p.z * inv};
+  return true;
+}
+bool perpendicular_unit(Vec3 v, Vec3 dir, Vec3* out) {
+  D3 p;
+  if (!perpendicular_unit_d(to_d(v), to_d(dir), &p)) return false;
+  *out = {static_cast<float>(p.x), static_cast<float>(p.y), static_cast<float>(p.z)};
+  return true;
+}
+D3 unit_d(D3 v) {
+  const double inv = 1.0 / sqrt_d(dot_d(v, v));
+  return {v.x * inv, v.y * inv, v.z * inv};
+}
 
-// The shortest rotation taking the unit a onto the unit b; half a turn about a
-// perpendicular of a when they are opposite.
+// The shortest rotation taking the unit a onto the unit b, not normalised (its length is
+// sqrt(2 (1 + a.b)); Pose::turn and the products it goes into are normalised after);
+// half a turn about a perpendicular of a when they are opposite.
 Quat arc(Vec3 a, Vec3 b) {
   const D3 da = to_d(a), db = to_d(b);
-  const double w = det::sqrt(dot_d(da, da) * dot_d(db, db)) + dot_d(da, db);
+  const double w = sqrt_d(dot_d(da, da) * dot_d(db, db)) + dot_d(da, db);
   if (w < 1e-12) {
     const Vec3 p = any_perpendicular(a);
     return {p.x, p.y, p.z, 0.0f};
   }
   const D3 c = cross_d(da, db);
-  return quat_d(c.x, c.y, c.z, w);
+  return {static_cast<float>(c.x), static_cast<float>(c.y), static_cast<float>(c.z),
+          static_cast<float>(w)};
 }
 
-// The rotation about the unit `axis` taking a onto b, both perpendicular to it: exactly
-// about the axis (a point on it stays on it).
-Quat arc_about(Vec3 a, Vec3 b, Vec3 axis) {
-  const D3 da = to_d(a), db = to_d(b), dx = to_d(axis);
-  const double s = dot_d(cross_d(da, db), dx);
-  const double c = dot_d(da, db);
-  if (c + 1.0 < 1e-12 && (s < 0 ? -s : s) < 1e-6) return {axis.x, axis.y, axis.z, 0.0f};
-  // (axis sin t, 1 + cos t) is the rotation by t about the axis, once normalised.
-  const double w = det::sqrt(s * s + c * c) + c;
-  return quat_d(dx.x * s, dx.y * s, dx.z * s, w);
-}
-
-// acos(c) for c in [-1, 1], through det::atan2.
-double arc_cos(double c) {
-  c = c > 1.0 ? 1.0 : (c < -1.0 ? -1.0 : c);
-  return det::atan2(det::sqrt(1.0 - c * c), c);
+// The cosine and sine of half the angle t in [0, pi] whose cosine is c and sine s times
+// the same positive length: (1 + cos t, sin t) for t up to pi/2 and (sin t, 1 - cos t)
+// beyond, normalised, so neither cancels.
+struct Half {
+  double c, s;
+};
+Half half_angle(double c, double s) {
+  const double r = sqrt_d(c * c + s * s);
+  if (!(r > 0.0)) return {1.0, 0.0};
+  const double x = c >= 0.0 ? r + c : s, y = c >= 0.0 ? s : r - c;
+  const double inv = 1.0 / sqrt_d(x * x + y * y);
+  return {x * inv, y * inv};
 }
 
 // The rotation of a matrix's 3x3 block (decompose folds a negative determinant into it).
@@ -151,26 +192,70 @@ struct Pose {
   Trs& local(int joint) const { return locals[static_cast<size_t>(joint)]; }
   Mat4& global(int joint) const { return globals[static_cast<size_t>(joint)]; }
   Vec3 position(int joint) const { return origin(global(joint)); }
-  // Turns the joint by the object-space rotation delta (about its own origin): the local
-  // rotation becomes conj(Rp) delta Rp local, Rp the parent's global rotation. conj(Rp)
-  // delta Rp is delta with its axis taken into the parent's frame: Rp^T times delta's
-  // vector part, which is the parent's 3x3 block transposed times it over the block's
-  // (uniform) scale; rescaling to the vector part's length removes the scale.
+  // Turns the joint by the object-space rotation delta (about its own origin; any
+  // nonzero length, the result is normalised): the local rotation becomes
+  // conj(Rp) delta Rp local, Rp the parent's global rotation. conj(Rp) delta Rp is delta
+  // with its axis taken into the parent's frame: Rp^T times delta's vector part, which is
+  // the parent's 3x3 block transposed times it over the block's (uniform) scale s, the
+  // length of its first column; (block^T v, s w) is that times s, which the
+  // normalisation removes.
   void turn(int joint, Quat delta) const {
     const float* m = parent_global(joint).m;
+    const float s = sqrt_f(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
     const Vec3 v{delta.x, delta.y, delta.z};
-    const Vec3 u{m[0] * v.x + m[1] * v.y + m[2] * v.z, m[4] * v.x + m[5] * v.y + m[6] * v.z,
-                 m[8] * v.x + m[9] * v.y + m[10] * v.z};
-    const float lu = len3(u);
-    const Vec3 axis = lu > 0.0f ? u * (len3(v) / lu) : u;
+    const Quat q{m[0] * v.x + m[1] * v.y + m[2] * v.z, m[4] * v.x + m[5] * v.y + m[6] * v.z,
+                 m[8] * v.x + m[9] * v.y + m[10] * v.z, delta.w * s};
     Trs& l = local(joint);
-    l.rotation = normalize(Quat{axis.x, axis.y, axis.z, delta.w} * l.rotation);
+    l.rotation = qunit(qmul(q, l.rotation));
   }
-  // The joint's global from its parent's and its local.
+  // The joint's global from its parent's and its local: mul_affine(parent,
+  // to_matrix(local)), inlined.
   void update(int joint) const {
-    global(joint) = mul_affine(parent_global(joint), to_matrix(local(joint)));
+    Mat4 m;
+    kernel::to_matrix(local(joint), m);
+    // m's elements straight into the product (mul_affine's operations), not stored and
+    // loaded again as columns.
+    const auto at = [&m](int k) { return m.m[k]; };
+    kernel::store_columns(kernel::mul_affine_at(kernel::load_columns(parent_global(joint)), at),
+                          global(joint));
   }
 };
+
+// The rotation taking the orthonormal frame (a0, a1, a0 x a1) onto (b0, b1, b0 x b1):
+// R = B A^T, to a quaternion from w or, when w is small, the largest of |x|, |y|, |z|
+// (the sums below are 4 times it and 4 times the others, none cancelling), in double.
+// b1 may come unnormalised, of length 1 / k1 (the caller's normalisation runs alongside
+// the products instead of before them). Not normalised: the quaternion's length is 4
+// times the component used, from 1 to 4; w >= 0.
+Quat frame_to_frame(D3 a0, D3 a1, D3 b0, D3 b1, double k1 = 1.0) {
+  const D3 a2 = cross_d(a0, a1), b2 = cross_d(b0, b1);
+  // r(i, j) = b0_i a0_j + (b1_i a1_j + b2_i a2_j) k1.
+  const auto r = [&](double D3::*i, double D3::*j) {
+    return b0.*i * a0.*j + (b1.*i * a1.*j + b2.*i * a2.*j) * k1;
+  };
+  const double xx = r(&D3::x, &D3::x), yy = r(&D3::y, &D3::y), zz = r(&D3::z, &D3::z);
+  const double zy = r(&D3::z, &D3::y), yz = r(&D3::y, &D3::z);
+  const double xz = r(&D3::x, &D3::z), zx = r(&D3::z, &D3::x);
+  const double yx = r(&D3::y, &D3::x), xy = r(&D3::x, &D3::y);
+  const double trace = xx + yy + zz;
+  // |w| >= 1/4 (a turn up to about 150 degrees): w's form, which is all but certain, so
+  // the branch is predicted; else the largest component's.
+  if (1.0 + trace >= 0.25 || (trace >= xx && trace >= yy && trace >= zz)) {
+    return {static_cast<float>(zy - yz), static_cast<float>(xz - zx), static_cast<float>(yx - xy),
+            static_cast<float>(1.0 + trace)};
+  }
+  double x, y, z, w;  // 4 q times q's largest component
+  if (xx >= yy && xx >= zz) {
+    x = 1.0 + xx - yy - zz, w = zy - yz, y = xy + yx, z = xz + zx;
+  } else if (yy >= zz) {
+    y = 1.0 - xx + yy - zz, w = xz - zx, x = xy + yx, z = yz + zy;
+  } else {
+    z = 1.0 - xx - yy + zz, w = yx - xy, x = xz + zx, y = yz + zy;
+  }
+  const double k = w < 0.0 ? -1.0 : 1.0;
+  return {static_cast<float>(x * k), static_cast<float>(y * k), static_cast<float>(z * k),
+          static_cast<float>(w * k)};
+}
 
 struct TwoBoneInput {
   int upper, middle, end;
@@ -178,7 +263,8 @@ struct TwoBoneInput {
   bool has_pole;
   Vec3 pole;
   float soften;
-  float twist;
+  bool twisted;
+  float twist_cos, twist_sin;  // of the twist angle, when twisted
   Vec3 up;
 };
 
@@ -205,18 +291,18 @@ float two_bone_reach(float dist, float l1, float l2, float soften) {
 void solve_two_bone(const Pose& pose, const TwoBoneInput& in) {
   const Vec3 pu = pose.position(in.upper), pm = pose.position(in.middle);
   const Vec3 pe = pose.position(in.end);
-  const Vec3 a = pm - pu, b = pe - pm;
+  const Vec3 a = sub(pm, pu), b = sub(pe, pm);
   const float l1 = len3(a), l2 = len3(b);
   if (!(l1 > 0.0f && l2 > 0.0f)) return;  // a bone scaled to nothing: no limb to solve
-  const Vec3 to_target = in.target - pu;
+  const Vec3 to_target = sub(in.target, pu);
   const float dist = len3(to_target);
   // The direction to reach along; a target on the upper joint keeps the limb's.
   Vec3 dir;
   if (dist > 1e-6f * (l1 + l2)) {
-    dir = to_target * (1.0f / dist);
+    dir = mul(to_target, 1.0f / dist);
   } else {
-    const Vec3 limb = pe - pu;
-    dir = len3(limb) > 1e-6f * (l1 + l2) ? normalize(limb) : a * (1.0f / l1);
+    const Vec3 limb = sub(pe, pu);
+    dir = len3(limb) > 1e-6f * (l1 + l2) ? unit(limb) : mul(a, 1.0f / l1);
   }
   const float reach = two_bone_reach(dist, l1, l2, in.soften);
   const float fold = l1 > l2 ? l1 - l2 : l2 - l1;
@@ -231,75 +317,95 @@ void solve_two_bone(const Pose& pose, const TwoBoneInput& in) {
   if (!have_bend && !straight) have_bend = perpendicular_unit(cross3(dir, hinge_now), dir, &bend);
   if (!have_bend) have_bend = perpendicular_unit(cross3(in.up, dir), dir, &bend);
   if (!have_bend) bend = any_perpendicular(dir);
-  if (in.twist != 0.0f) {
-    float s, c;
-    det::sincos(in.twist, &s, &c);
-    bend = normalize(bend * c + cross3(dir, bend) * s);
+  if (in.twisted) {
+    bend = unit(add(mul(bend, in.twist_cos), mul(cross3(dir, bend), in.twist_sin)));
   }
 
   // 1. Bend the middle joint about its hinge (the pose's, or one that bends toward
-  //    `bend` for a straight pose) to the angle the law of cosines gives for `reach`.
+  //    `bend` for a straight pose) from its exterior angle now (0: straight) to the one
+  //    the law of cosines gives for `reach`, in double: the rotation by the difference
+  //    is the half angles' difference, from their cosines and sines (full reach and full
+  //    fold are set exactly).
   Vec3 hinge;
   if (!straight) {
-    hinge = hinge_now * (1.0f / hinge_len);
+    hinge = mul(hinge_now, 1.0f / hinge_len);
   } else if (!perpendicular_unit(cross3(bend, a), a, &hinge)) {
-    hinge = any_perpendicular(a * (1.0f / l1));
+    hinge = any_perpendicular(mul(a, 1.0f / l1));
   }
-  // The exterior angle at the middle joint (0: straight), now and for `reach` (law of
-  // cosines, in double: acos is ill-conditioned near straight, so full reach and full
-  // fold are set exactly).
-  const float angle_now = det::atan2(hinge_len, dot3(a, b));
-  float angle_new = 0.0f;
+  const Half now = half_angle(dot3(a, b), hinge_len);
+  Half want{1.0, 0.0};  // straight
   if (reach <= fold) {
-    angle_new = kPiF;
+    want = {0.0, 1.0};  // folded: half of pi
   } else if (reach < l1 + l2) {
-    const double r = reach, d1 = l1, d2 = l2;
-    angle_new = static_cast<float>(arc_cos((r * r - d1 * d1 - d2 * d2) / (2.0 * d1 * d2)));
+    const double rr = reach, e1 = l1, e2 = l2;
+    double c = (rr * rr - e1 * e1 - e2 * e2) / (2.0 * e1 * e2);
+    c = c > 1.0 ? 1.0 : (c < -1.0 ? -1.0 : c);
+    want = {sqrt_d((1.0 + c) * 0.5), sqrt_d((1.0 - c) * 0.5)};
   }
-  const Quat bend_middle = quat_from_axis_angle(hinge, angle_new - angle_now);
+  const double turn_c = want.c * now.c + want.s * now.s;
+  const float turn_s = static_cast<float>(want.s * now.c - want.c * now.s);
+  const Quat bend_middle{hinge.x * turn_s, hinge.y * turn_s, hinge.z * turn_s,
+                         static_cast<float>(turn_c)};
   pose.turn(in.middle, bend_middle);
 
-  // 2. Swing the upper joint so the end lies along dir, then roll it about dir so the
-  //    middle joint comes to the bend side.
-  const Vec3 reach_now = a + rotate(bend_middle, b);
-  const Quat swing = arc(normalize(reach_now), dir);
-  Quat upper = swing;
-  Vec3 middle_side;
-  if (perpendicular_unit(rotate(swing, a), dir, &middle_side)) {
-    upper = normalize(arc_about(middle_side, bend, dir) * swing);
+  // 2. Turn the upper joint so the bone takes the direction the law of cosines gives
+  //    (at angle alpha from dir, toward bend) and the hinge (which the middle joint's
+  //    turn kept) comes to bend x dir, the plane of dir and bend: one turn from frame to
+  //    frame, which puts the end on dir and the middle joint on the bend side.
+  const D3 dd = to_d(dir), db = to_d(bend);
+  // cos alpha: exactly 1 at full reach and +-1 at full fold (as the middle joint's angle
+  // above, so the two agree), 0 for a limb folded onto the upper joint (l1 == l2).
+  double ca = 1.0;
+  const double r = reach, d1 = l1, d2 = l2;
+  if (reach <= fold) {
+    ca = l1 > l2 ? 1.0 : (l1 < l2 ? -1.0 : 0.0);
+  } else if (reach < l1 + l2) {
+    ca = (d1 * d1 + r * r - d2 * d2) / (2.0 * d1 * r);
+    ca = ca > 1.0 ? 1.0 : (ca < -1.0 ? -1.0 : ca);
   }
-  pose.turn(in.upper, upper);
+  const double sa = sqrt_d((1.0 - ca) * (1.0 + ca));
+  const D3 bone{dd.x * ca + db.x * sa, dd.y * ca + db.y * sa, dd.z * ca + db.z * sa};
+  const double inv_l1 = 1.0 / d1;
+  const D3 bone_now{a.x * inv_l1, a.y * inv_l1, a.z * inv_l1};
+  pose.turn(in.upper, frame_to_frame(bone_now, to_d(hinge), bone, cross_d(db, dd)));
 }
 
 // Aims def.joints[0] at target (see ik.h, kAim); cap_cos and cap_sin are max_angle's.
+// The turn takes forward onto the look direction and the local up (its part
+// perpendicular to forward) onto the pole's part perpendicular to the look direction, in
+// one step from frame to frame (in double, from the unnormalised directions, which
+// perpendicular_unit_d does not need); without a pole side it is the shortest arc.
 void solve_aim(const Pose& pose, const IkSolverDef& def, Vec3 target, const Vec3* pole, Vec3 set_up,
                float cap_cos, float cap_sin) {
   const int j = def.joints[0];
   const Mat4& g = pose.global(j);
   const Vec3 p = origin(g);
-  const Vec3 forward = normalize(transform_vector(g, def.forward));
-  const Vec3 up = normalize(transform_vector(g, def.up));
-  const Vec3 to_target = target - p;
+  const Vec3 forward_now = xform_vector(g, def.forward);
+  const Vec3 up = xform_vector(g, def.up);
+  const Vec3 to_target = sub(target, p);
   const float dist = len3(to_target);
   if (!(dist > 1e-6f)) return;  // a target on the joint: no direction to look
-  Vec3 look = to_target * (1.0f / dist);
+  Vec3 look_along = to_target;  // the look direction, times some length
   // The cap: turn from the animated forward toward the target by at most max_angle.
-  if (def.max_angle < kPiF && dot3(forward, look) < cap_cos) {
-    Vec3 side;
-    if (!perpendicular_unit(look, forward, &side) && !perpendicular_unit(up, forward, &side)) {
-      side = any_perpendicular(forward);
+  if (def.max_angle < kPiF) {
+    const Vec3 forward = unit(forward_now), look = mul(to_target, 1.0f / dist);
+    if (dot3(forward, look) < cap_cos) {
+      Vec3 side;
+      if (!perpendicular_unit(look, forward, &side) && !perpendicular_unit(up, forward, &side)) {
+        side = any_perpendicular(forward);
+      }
+      look_along = add(mul(forward, cap_cos), mul(side, cap_sin));
     }
-    look = normalize(forward * cap_cos + side * cap_sin);
   }
-  const Quat swing = arc(forward, look);
-  Quat turn = swing;
-  // Roll about the look direction so the local up comes as near as it goes to the pole.
-  Vec3 up_now, up_wanted;
-  if (perpendicular_unit(rotate(swing, up), look, &up_now) &&
-      perpendicular_unit(pole != nullptr ? *pole : set_up, look, &up_wanted)) {
-    turn = normalize(arc_about(up_now, up_wanted, look) * swing);
+  const D3 f = to_d(forward_now), l = to_d(look_along);
+  D3 up_now, up_wanted;
+  double k_wanted;
+  if (perpendicular_unit_d(to_d(up), f, &up_now) &&
+      perpendicular_part_d(to_d(pole != nullptr ? *pole : set_up), l, &up_wanted, &k_wanted)) {
+    pose.turn(j, frame_to_frame(unit_d(f), up_now, unit_d(l), up_wanted, k_wanted));
+  } else {
+    pose.turn(j, arc(unit(forward_now), unit(look_along)));
   }
-  pose.turn(j, turn);
 }
 
 // FABRIK on def.joints toward target (see ik.h, kChain), with kMaxChainJoints entries of
@@ -311,34 +417,36 @@ void solve_chain(const Pose& pose, const IkSolverDef& def, Vec3 target, Vec3* po
   for (size_t i = 0; i < n; ++i) {
     start[i] = points[i] = pose.position(def.joints[i]);
     if (i > 0) {
-      lengths[i - 1] = len3(start[i] - start[i - 1]);
+      lengths[i - 1] = len3(sub(start[i], start[i - 1]));
       total = total + lengths[i - 1];
     }
   }
   const Vec3 base = start[0];
-  const Vec3 to_target = target - base;
+  const Vec3 to_target = sub(target, base);
   const float dist = len3(to_target);
   // The unit direction of v, or of `fallback` (the bone's direction in the pose) when v
   // is too short to have one.
   const auto unit_or = [](Vec3 v, Vec3 fallback) {
     const float l = len3(v);
-    return l > 1e-12f ? v * (1.0f / l) : normalize(fallback);
+    return l > 1e-12f ? mul(v, 1.0f / l) : unit(fallback);
   };
   if (dist >= total) {
     // Out of reach: straight toward the target.
-    const Vec3 dir = unit_or(to_target, start[n - 1] - start[0]);
-    for (size_t i = 1; i < n; ++i) points[i] = points[i - 1] + dir * lengths[i - 1];
+    const Vec3 dir = unit_or(to_target, sub(start[n - 1], start[0]));
+    for (size_t i = 1; i < n; ++i) points[i] = add(points[i - 1], mul(dir, lengths[i - 1]));
   } else {
     for (int it = 0; it < def.iterations; ++it) {
       points[n - 1] = target;
       for (size_t i = n - 1; i-- > 0;) {
-        points[i] = points[i + 1] +
-                    unit_or(points[i] - points[i + 1], start[i] - start[i + 1]) * lengths[i];
+        points[i] = add(
+            points[i + 1],
+            mul(unit_or(sub(points[i], points[i + 1]), sub(start[i], start[i + 1])), lengths[i]));
       }
       points[0] = base;
       for (size_t i = 1; i < n; ++i) {
-        points[i] = points[i - 1] +
-                    unit_or(points[i] - points[i - 1], start[i] - start[i - 1]) * lengths[i - 1];
+        points[i] = add(points[i - 1],
+                        mul(unit_or(sub(points[i], points[i - 1]), sub(start[i], start[i - 1])),
+                            lengths[i - 1]));
       }
     }
   }
@@ -348,11 +456,11 @@ void solve_chain(const Pose& pose, const IkSolverDef& def, Vec3 target, Vec3* po
     const int j = def.joints[i], child = def.joints[i + 1];
     pose.update(child);  // from j, which the turns above have moved
     const Vec3 here = pose.position(j);
-    const Vec3 now = pose.position(child) - here;
-    const Vec3 wanted = points[i + 1] - here;
+    const Vec3 now = sub(pose.position(child), here);
+    const Vec3 wanted = sub(points[i + 1], here);
     const float ln = len3(now), lw = len3(wanted);
     if (!(ln > 0.0f && lw > 0.0f)) continue;
-    pose.turn(j, arc(now * (1.0f / ln), wanted * (1.0f / lw)));
+    pose.turn(j, arc(mul(now, 1.0f / ln), mul(wanted, 1.0f / lw)));
     pose.update(j);
     pose.update(child);
   }
@@ -501,6 +609,9 @@ Result<IkSet> IkSet::create(const Skeleton* skeleton, std::span<const IkSolverDe
     if (def.kind == IkKind::kAim) {
       det::sincos(def.max_angle, &plan.cap_sin, &plan.cap_cos);
     }
+    if (def.kind == IkKind::kTwoBone && def.twist != 0.0f) {
+      det::sincos(def.twist, &plan.twist_sin, &plan.twist_cos);
+    }
     set.plans_.push_back(plan);
     State st;
     st.target = def.target;
@@ -626,7 +737,7 @@ void IkSet::save(std::span<const Trs> locals, std::span<const uint16_t> joints) 
 void IkSet::mix(std::span<Trs> locals, std::span<const uint16_t> joints, float weight) const {
   if (weight >= 1.0f) return;
   for (const uint16_t j : joints) {
-    locals[j].rotation = nlerp(scratch_locals_[j].rotation, locals[j].rotation, weight);
+    locals[j].rotation = kernel::nlerp(scratch_locals_[j].rotation, locals[j].rotation, weight);
   }
 }
 
@@ -649,7 +760,7 @@ void IkSet::apply(std::span<Trs> locals, std::span<Mat4> globals) {
     switch (def.kind) {
       case IkKind::kTwoBone:
         solve_two_bone(pose, {joints[0], joints[1], joints[2], st.target, st.has_pole, st.pole,
-                              def.soften, def.twist, up_});
+                              def.soften, def.twist != 0.0f, plan.twist_cos, plan.twist_sin, up_});
         break;
       case IkKind::kAim:
         solve_aim(pose, def, st.target, st.has_pole ? &st.pole : nullptr, up_, plan.cap_cos,
@@ -692,7 +803,7 @@ void IkSet::apply_feet(std::span<Trs> locals, std::span<Mat4> globals) {
     if (vv <= reach * reach) continue;
     const float disc = vu * vu - (vv - reach * reach);
     // Out of reach whatever the drop: as low as brings it nearest.
-    const float need = disc >= 0.0f ? -vu - det::sqrt(disc) : -vu;
+    const float need = disc >= 0.0f ? -vu - sqrt_f(disc) : -vu;
     const float scaled = need * st.weight;
     if (scaled > drop) drop = scaled;
   }
@@ -712,7 +823,7 @@ void IkSet::apply_feet(std::span<Trs> locals, std::span<Mat4> globals) {
     const int shin = joints[1], foot = joints[2];
     const Quat shin_before = rotation_of(pose.global(shin));
     solve_two_bone(pose, {joints[0], shin, foot, foot_targets_[s], st.has_pole, st.pole, def.soften,
-                          0.0f, up_});
+                          false, 1.0f, 0.0f, up_});
     pose.update(joints[0]);
     pose.update(shin);
     // The foot keeps its animated object-space rotation, turned from up to the normal.

@@ -151,6 +151,7 @@ class IkSet {
   struct Plan {
     uint32_t subtree_begin = 0, subtree_end = 0;  // in subtree_: its first joint and below
     float cap_cos = -1.0f, cap_sin = 0.0f;        // kAim: of max_angle
+    float twist_cos = 1.0f, twist_sin = 0.0f;     // kTwoBone: of twist
   };
   void update_globals(std::span<Trs> locals, std::span<Mat4> globals, uint32_t begin,
                       uint32_t end) const;
