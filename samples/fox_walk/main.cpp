@@ -32,6 +32,7 @@
 #include "animpack/tracer/image.h"
 #include "animpack/tracer/render.h"
 #include "animpack/tracer/stage.h"
+#include "args.h"
 
 namespace {
 
@@ -162,10 +163,7 @@ int main(int argc, char** argv) {
   std::string out_dir = "out/frames";
   for (int i = 2; i < argc; ++i) {
     auto number = [&](long lo, long hi, long* out) {
-      if (i + 1 >= argc) return false;
-      char* end = nullptr;
-      *out = std::strtol(argv[++i], &end, 10);
-      return *end == '\0' && *out >= lo && *out <= hi;
+      return samples::next_number(argc, argv, &i, lo, hi, out);
     };
     if (std::strcmp(argv[i], "--ticks") == 0) {
       if (!number(1, 100000, &ticks)) return usage();
@@ -177,14 +175,8 @@ int main(int argc, char** argv) {
       }
     } else if (std::strcmp(argv[i], "--threads") == 0) {
       if (!number(0, 256, &threads)) return usage();
-    } else if (std::strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
-      char* end = nullptr;
-      width = std::strtol(argv[++i], &end, 10);
-      if (*end != 'x') return usage();
-      height = std::strtol(end + 1, &end, 10);
-      if (*end != '\0' || width < 16 || height < 16 || width > 4096 || height > 4096) {
-        return usage();
-      }
+    } else if (std::strcmp(argv[i], "--size") == 0) {
+      if (!samples::next_size(argc, argv, &i, 16, 4096, &width, &height)) return usage();
     } else if (std::strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
       out_dir = argv[++i];
     } else {

@@ -21,6 +21,7 @@
 #include "animpack/pack.h"
 #include "animpack/posed.h"
 #include "animpack/scene_player.h"
+#include "args.h"
 
 namespace {
 
@@ -68,10 +69,7 @@ int main(int argc, char** argv) {
   std::string out_dir;
   for (int i = 2; i < argc; ++i) {
     auto number = [&](long lo, long hi, long* out) {
-      if (i + 1 >= argc) return false;
-      char* end = nullptr;
-      *out = std::strtol(argv[++i], &end, 10);
-      return *end == '\0' && *out >= lo && *out <= hi;
+      return samples::next_number(argc, argv, &i, lo, hi, out);
     };
     if (std::strcmp(argv[i], "--ticks") == 0) {
       if (!number(1, 1000000, &ticks)) return usage();
