@@ -7,20 +7,14 @@
 #include <vector>
 
 #include "animpack/compiler/scene.h"
+#include "scene/scene_read.h"
 
 namespace animpack {
 namespace {
 
-struct Read {
-  Scene scene;
-  std::vector<Diagnostic> diagnostics;
-};
+using scene_test::Read;
 
-Read read(const std::string& text) {
-  DiagnosticSink sink;
-  Scene scene = parse_scene(text, "limits.toml", sink);
-  return {std::move(scene), sink.diagnostics()};
-}
+Read read(const std::string& text) { return scene_test::read(text, "limits.toml"); }
 
 // Whether a diagnostic with this code is at line:col.
 bool has(const Read& r, std::string_view code, int line, int col) {
@@ -36,14 +30,7 @@ int count(const Read& r, std::string_view code) {
   return n;
 }
 
-std::string all(const Read& r) {
-  std::string out;
-  for (const Diagnostic& d : r.diagnostics) {
-    out += d.code + " " + std::to_string(d.line) + ":" + std::to_string(d.col) + " " + d.message +
-           "\n";
-  }
-  return out;
-}
+using scene_test::all;
 
 // A skeletal object whose [object.animation] (line 5) has `body` from line 6.
 std::string skeletal(const std::string& body) {

@@ -8,30 +8,16 @@
 #include <vector>
 
 #include "animpack/compiler/scene.h"
+#include "scene/scene_read.h"
 
 namespace animpack {
 namespace {
 
-struct Read {
-  Scene scene;
-  std::vector<Diagnostic> diagnostics;
-};
+using scene_test::Read;
 
-Read read(const std::string& text) {
-  DiagnosticSink sink;
-  Scene scene = parse_scene(text, "rm.toml", sink);
-  sink.sort();
-  return {std::move(scene), sink.diagnostics()};
-}
+Read read(const std::string& text) { return scene_test::read(text, "rm.toml"); }
 
-std::string all(const Read& r) {
-  std::string out;
-  for (const Diagnostic& d : r.diagnostics) {
-    out += d.code + " " + std::to_string(d.line) + ":" + std::to_string(d.col) + " " + d.message +
-           "\n";
-  }
-  return out;
-}
+using scene_test::all;
 
 // A mesh "fox" (lines 1-3, `mesh_extra` from line 4) and an object "fox" on it whose
 // [object.animation] header is the line after, `body` from the line after that.
