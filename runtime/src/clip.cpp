@@ -19,6 +19,8 @@ const char* property_name(Property p) {
       return "rotation";
     case Property::kScale:
       return "scale";
+    case Property::kWeights:
+      return "weights";
   }
   return "?";
 }
@@ -98,15 +100,21 @@ void Clip::add_event(std::string name, float time) {
   events_.insert(at, ClipEvent{std::move(name), time});
 }
 
-Result<void> Clip::validate(int joint_count) const {
+Result<void> Clip::validate(int joint_count, std::span<const uint16_t> morph_widths) const {
   for (size_t c = 0; c < channels_.size(); ++c) {
     const Channel& ch = channels_[c];
     const char* clip = name_.c_str();
-    if (ch.joint >= joint_count) {
+    if (ch.property == Property::kWeights) {
+      if (ch.joint >= morph_widths.size() || ch.width == 0 || ch.width != morph_widths[ch.joint]) {
+        return Error::make(ErrorCode::kBadClip,
+                           "clip '%s' channel %zu: weights of morph set %u (width %u) of %zu", clip,
+                           c, unsigned{ch.joint}, unsigned{ch.width}, morph_widths.size());
+      }
+    } else if (ch.joint >= joint_count) {
       return Error::make(ErrorCode::kBadClip, "clip '%s' channel %zu: joint %u of %d", clip, c,
                          unsigned{ch.joint}, joint_count);
     }
-    if (static_cast<uint8_t>(ch.property) > 2 || static_cast<uint8_t>(ch.interpolation) > 2) {
+    if (static_cast<uint8_t>(ch.property) > 3 || static_cast<uint8_t>(ch.interpolation) > 2) {
       return Error::make(ErrorCode::kBadClip,
                          "clip '%s' channel %zu: bad property or interpolation", clip, c);
     }
@@ -114,7 +122,7 @@ Result<void> Clip::validate(int joint_count) const {
     if (keys == 0) {
       return Error::make(ErrorCode::kBadClip, "clip '%s' channel %zu has no keys", clip, c);
     }
-    const size_t per_key = static_cast<size_t>(property_width(ch.property)) *
+    const size_t per_key = static_cast<size_t>(channel_width(ch)) *
                            (ch.interpolation == Interpolation::kCubicSpline ? 3u : 1u);
     if (ch.values.size() != keys * per_key) {
       return Error::make(ErrorCode::kBadClip,

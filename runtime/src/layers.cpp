@@ -25,6 +25,7 @@ Vec4 reference_value(const Channel& ch, const Skeleton& skeleton, AdditiveRefere
     case Property::kScale:
       return {rest.scale.x, rest.scale.y, rest.scale.z, 0.0f};
     case Property::kRotation:
+    case Property::kWeights:  // not a joint's value (the runtime helper handles weights)
       break;
   }
   return {rest.rotation.x, rest.rotation.y, rest.rotation.z, rest.rotation.w};

@@ -52,6 +52,10 @@ const char* error_code_name(ErrorCode code) {
       return "bad_graph";
     case ErrorCode::kBadIk:
       return "bad_ik";
+    case ErrorCode::kUnknownMorphTarget:
+      return "unknown_morph_target";
+    case ErrorCode::kBadMorph:
+      return "bad_morph";
   }
   return "unknown";
 }

@@ -250,6 +250,7 @@ Result<std::vector<RootMotionSample>> bake_root_motion(const Skeleton& skeleton,
     locals.assign(r.begin(), r.end());
     const auto channels = clip.channels();
     for (const Channel& ch : channels) {
+      if (ch.property == Property::kWeights) continue;  // morph weights move no joint
       uint32_t cursor = 0;
       const Vec4 v = sample(ch, t, &cursor);
       Trs& target = locals[ch.joint];
@@ -262,6 +263,8 @@ Result<std::vector<RootMotionSample>> bake_root_motion(const Skeleton& skeleton,
           break;
         case Property::kScale:
           target.scale = {v.x, v.y, v.z};
+          break;
+        case Property::kWeights:
           break;
       }
     }

@@ -263,6 +263,26 @@ class Animator {
   // object's frame at that call; starts collecting again.
   RootMotionDelta take_root_motion();
 
+  // Morph weights (morph.h; format 5): the pose's weights of every morph set of the rig,
+  // flat (Rig::morph_sets()[s] at [first, first + size())), computed by evaluate() with the
+  // rest of the pose: each layer samples its clip's kWeights channels (a set its clip does
+  // not animate reads the set's default weights, as a joint without channels reads its
+  // rest), mixed and crossfaded by the same weights as the joints, linearly (a masked
+  // layer weighs a set by its joint's mask weight, 1 for a set without a joint; an additive
+  // layer adds weight x (sampled - reference)). Then the game's overrides replace the
+  // weights they name. Empty for a rig without morph sets; all defaults before the first
+  // evaluate().
+  std::span<const float> morph_weights() const { return morph_weights_; }
+  // Overrides one target's weight (by Rig::find_morph_target's name, or by flat index)
+  // from the next evaluate() on, whatever the clips say (face animation driven by the
+  // game). Errors: kUnknownMorphTarget (name or index), kBadWeight (not finite or outside
+  // [-kMaxMorphWeight, kMaxMorphWeight]); nothing changes on an error. Allocates nothing.
+  Result<void> set_morph_weight(std::string_view target, float weight);
+  Result<void> set_morph_weight(uint32_t target, float weight);
+  // Gives a target (or every target) back to the clips. kUnknownMorphTarget as above.
+  Result<void> clear_morph_weight(std::string_view target);
+  void clear_morph_weights();
+
   // The clip time (seconds, after playback mapping) a layer shows at `tick`.
   Result<double> clip_time(LayerId layer, int64_t tick) const;
   // The clip a layer plays.
@@ -348,7 +368,11 @@ class Animator {
   std::vector<float> mask_pool_;       // kSlots * joints
   std::vector<Trs> locals_, mix_pose_;
   std::vector<Mat4> globals_, palette_;
-  std::vector<AnimEvent> events_;  // capacity fixed at create()
+  std::vector<AnimEvent> events_;      // capacity fixed at create()
+  std::vector<float> morph_weights_;   // rig morph_weight_count()
+  std::vector<float> morph_mix_;       // scratch of the same size (mixing)
+  std::vector<float> morph_override_;  // the game's values, where morph_overridden_
+  std::vector<uint8_t> morph_overridden_;
   size_t event_count_ = 0;
   uint64_t dropped_events_ = 0;
   // Root motion (set_root_motion); the root motion helper may add members here.

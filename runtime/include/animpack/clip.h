@@ -18,8 +18,13 @@
 // - kCubicSpline uses the Hermite basis with each key's out-tangent and the next key's
 //   in-tangent scaled by the key interval; rotations come back normalised.
 // Key values are stored as glTF stores them: `width` floats per key (3 for translation
-// and scale, 4 for rotation x y z w); for kCubicSpline three groups per key: in-tangent,
-// value, out-tangent.
+// and scale, 4 for rotation x y z w, the morph set's target count for weights); for
+// kCubicSpline three groups per key: in-tangent, value, out-tangent.
+//
+// Morph weights (format 5, morph.h): a kWeights channel animates the weights of one of
+// the rig's morph sets (Rig::morph_sets(); `joint` is then the set's index, not a joint's)
+// with Channel::width weights per key, sampled by sample_weights(): step and linear per
+// weight (lerp), cubic spline per weight as above (no normalisation).
 #pragma once
 
 #include <cstdint>
@@ -33,15 +38,16 @@
 
 namespace animpack {
 
-enum class Property : uint8_t { kTranslation = 0, kRotation = 1, kScale = 2 };
+// kWeights (format 5): a morph set's weights (see above).
+enum class Property : uint8_t { kTranslation = 0, kRotation = 1, kScale = 2, kWeights = 3 };
 enum class Interpolation : uint8_t { kStep = 0, kLinear = 1, kCubicSpline = 2 };
 enum class Playback : uint8_t { kLoop = 0, kOnce = 1, kPingPong = 2 };
 // What an additive clip's keys are differences from (layers.h); kNone: an ordinary clip.
 enum class AdditiveReference : uint8_t { kNone = 0, kFirstFrame = 1, kRestPose = 2 };
 
-// 3 for translation and scale, 4 for rotation.
+// 3 for translation and scale, 4 for rotation (kWeights: see channel_width).
 inline int property_width(Property p) { return p == Property::kRotation ? 4 : 3; }
-// "translation", "rotation", "scale".
+// "translation", "rotation", "scale", "weights".
 const char* property_name(Property p);
 // "STEP", "LINEAR", "CUBICSPLINE" (the glTF spellings).
 const char* interpolation_name(Interpolation i);
@@ -52,12 +58,18 @@ const char* additive_reference_name(AdditiveReference r);  // "none", "first_fra
 // One animated property of one joint. times and values are views: into the clip's own
 // storage (add_channel) or into a mapped pack (add_channel_view).
 struct Channel {
-  uint16_t joint = 0;
+  uint16_t joint = 0;  // kWeights: the index of the rig's morph set
   Property property = Property::kTranslation;
   Interpolation interpolation = Interpolation::kLinear;
   std::span<const float> times;   // seconds, strictly ascending, at least one key
   std::span<const float> values;  // width (x3 for kCubicSpline) floats per key
+  uint16_t width = 0;             // kWeights: weights per key (the set's targets); else 0
 };
+
+// Floats per key value: property_width(property), or width for kWeights.
+inline int channel_width(const Channel& c) {
+  return c.property == Property::kWeights ? c.width : property_width(c.property);
+}
 
 // A named mark at a clip time (seconds, 0 <= time <= duration).
 struct ClipEvent {
@@ -77,6 +89,9 @@ class Clip {
   // Adds a channel; the clip keeps its own copy of the keys.
   void add_channel(uint16_t joint, Property property, Interpolation interpolation,
                    std::span<const float> times, std::span<const float> values);
+  // Adds a kWeights channel on morph set `set` with `width` weights per key.
+  void add_weights_channel(uint16_t set, uint16_t width, Interpolation interpolation,
+                           std::span<const float> times, std::span<const float> values);
   // Adds a channel whose keys live elsewhere and must outlive this clip (a mapped pack).
   void add_channel_view(const Channel& channel);
   // A copy owning its keys (whatever this clip's channels point into): the same name,
@@ -98,13 +113,15 @@ class Clip {
   // when channels that add nothing are left out, so its clock and events stay the same).
   void extend_duration(float seconds);
 
-  // Checks every channel against a skeleton of joint_count joints: joint in range, at
-  // least one key, times finite and strictly ascending and not negative, value counts
-  // consistent with the property and interpolation, values finite, key times at most
-  // kMaxClipSeconds and a duration of 0 or at least kMinClipSeconds (animpack/limits.h);
+  // Checks every channel against a skeleton of joint_count joints: joint in range (a
+  // kWeights channel: set < morph_widths.size() and width == morph_widths[set], at most
+  // one weights channel per set), at least one key, times finite and strictly ascending and not
+  // negative, value counts consistent with the property and interpolation, values finite, key times
+  // at most kMaxClipSeconds and a duration of 0 or at least kMinClipSeconds (animpack/limits.h);
   // and every event time within [0, duration]. Fails with kBadClip naming the channel or
   // event.
-  [[nodiscard]] Result<void> validate(int joint_count) const;
+  [[nodiscard]] Result<void> validate(int joint_count,
+                                      std::span<const uint16_t> morph_widths = {}) const;
 
  private:
   std::string name_;
@@ -119,7 +136,11 @@ class Clip {
 // playback O(1): the index of the key at or before the last sampled time; any value is
 // safe (it is checked and repaired by a binary search). Translation and scale come
 // back in x, y, z (w = 0); rotation in x, y, z, w.
-// Preconditions: channel passed Clip::validate.
+// Preconditions: channel passed Clip::validate and is not kWeights.
 Vec4 sample(const Channel& channel, float t, uint32_t* cursor);
+
+// Samples a kWeights channel at clip time t into out (channel.width floats); cursor as
+// above. Preconditions: channel passed Clip::validate, out.size() == channel.width.
+void sample_weights(const Channel& channel, float t, uint32_t* cursor, std::span<float> out);
 
 }  // namespace animpack

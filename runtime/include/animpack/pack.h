@@ -16,12 +16,14 @@
 // image, object animations naming real clips with valid weights, speeds and starts, and
 // (version 3) additive clip references and state machines: every index, enum, count and
 // float of an object's graph, a mask per rig joint, a graph only on an object with a rig;
-// (version 4) mesh axes unit and perpendicular, root motion (enums, extract bits, rate, the
-// root joint, one track per clip shaped for its clip) and IK solvers (IkSet::create's
-// checks on the object's rig), both only on an object with a rig.
-// A pack that fails any check is refused with kBadPack and a message naming what failed;
-// nothing asserts or crashes on file content. Vertex streams and pixels are blobs (raw or
-// LZ4) decoded on first use, when their remaining checks (index and joint ranges) run.
+// (version 5) morph sets (Rig::create's checks), kWeights channels shaped for their set,
+// parts' morph sets in their mesh's rig with matching target counts and delta blobs of
+// targets x vertices; (version 4) mesh axes unit and perpendicular, root motion (enums, extract
+// bits, rate, the root joint, one track per clip shaped for its clip) and IK solvers
+// (IkSet::create's checks on the object's rig), both only on an object with a rig. A pack that
+// fails any check is refused with kBadPack and a message naming what failed; nothing asserts or
+// crashes on file content. Vertex streams and pixels are blobs (raw or LZ4) decoded on first use,
+// when their remaining checks (index and joint ranges) run.
 //
 // Animation keys are read in place: the rigs' clips view the mapped file, so the Pack
 // must outlive every Rig, SpriteSheet and span it hands out. Not thread-safe: decode
@@ -42,6 +44,7 @@
 #include "animpack/ik.h"
 #include "animpack/material.h"
 #include "animpack/math.h"
+#include "animpack/morph.h"
 #include "animpack/result.h"
 #include "animpack/rig.h"
 #include "animpack/root_motion.h"
@@ -51,12 +54,14 @@
 namespace animpack {
 
 // The pack format version this runtime reads (and the cooker writes).
-inline constexpr uint32_t kPackFormatVersion = 4;
+inline constexpr uint32_t kPackFormatVersion = 4;  // 5 when the pack helper lands the v5 fields
 // The oldest version it still opens: a version 1 pack has no materials, textures, texture
 // coordinates, colours or bounds (they read as absent; mesh_bounds() is empty); versions 1
 // and 2 have no additive clips and no state machines (ObjectAnimationInfo::graph absent);
 // versions 1 to 3 have no root motion, no IK and no mesh axes (ObjectAnimationInfo::
-// root_motion absent, root_tracks and ik empty, MeshInfo::up and forward glTF's).
+// root_motion absent, root_tracks and ik empty, MeshInfo::up and forward glTF's); versions
+// 1 to 4 have no morph targets and no second influence set (Rig::morph_sets() empty,
+// PartInfo::morph_set -1, PartStreams::joints1/weights1/morph empty).
 inline constexpr uint32_t kOldestPackFormatVersion = 1;
 
 // Limits Pack::open enforces (docs/pack-format.md, "Limits"). A pack above any of them is
@@ -84,6 +89,11 @@ struct PartStreams {
   std::span<const Vec2> texcoords0;           // TEXCOORD_0: u right, v down from the image's top
   std::span<const Vec2> texcoords1;           // TEXCOORD_1
   std::span<const Vec4> colors;               // COLOR_0, linear RGBA (RGB files: a = 1)
+  // Version 5: influences 5 to 8 (JOINTS_1/WEIGHTS_1; the eight weights sum to one), and
+  // the part's morph deltas (morph.h; targets == PartInfo::morph_targets, 0 for none).
+  std::span<const JointIndices> joints1 = {};
+  std::span<const Vec4> weights1 = {};
+  MorphDeltas morph = {};
 };
 
 struct PartInfo {
@@ -98,6 +108,11 @@ struct PartInfo {
   int material = -1;                // index in Pack::materials(); -1: glTF's default material
   bool normals_generated = false;   // flat normals made by the cooker (vertices unwelded)
   bool tangents_generated = false;  // tangents made by the cooker for a normal map
+  // Version 5: eight influences (joints1/weights1 present), and the morph set of the
+  // mesh's rig whose weights morph this part (-1: none) with its target count.
+  bool eight_influences = false;
+  int morph_set = -1;
+  uint32_t morph_targets = 0;
 };
 
 struct MeshInfo {

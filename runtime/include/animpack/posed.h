@@ -28,6 +28,10 @@ struct PosedObject {
   std::span<const Mat4> palette;
   // The palette of the previous tick (for motion vectors); equal to palette at tick 0.
   std::span<const Mat4> previous_palette;
+  // Morph weights (pack format 5) of the object's mesh rig, flat over its morph sets
+  // (Rig::morph_sets(): set s at [first, first + size())); empty without morph sets. A
+  // part with PartInfo::morph_set >= 0 is morphed by the set's weights before skinning.
+  std::span<const float> morph_weights;
   int sprite_sheet = -1;      // index in Pack::sprite_sheets() for a sprite object
   uint32_t sprite_frame = 0;  // the atlas frame it shows
 };

@@ -46,6 +46,8 @@ enum class ErrorCode : uint16_t {
   kUnknownState = 21,        // a state name the state machine does not have
   kBadGraph = 22,            // a state machine definition that fails GraphDef::validate
   kBadIk = 23,               // an IK solver definition IkSet::create refuses
+  kUnknownMorphTarget = 24,  // a morph target name (or index) the rig does not have
+  kBadMorph = 25,            // a morph set or morph delta stream that fails its checks
 };
 
 // The name of a code, e.g. "unknown_clip".

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "animpack/clip.h"
+#include "animpack/morph.h"
 #include "animpack/result.h"
 #include "animpack/skeleton.h"
 
@@ -26,8 +27,12 @@ class Rig {
 
   // Validates every clip against the skeleton (Clip::validate) and refuses two clips
   // with one name and one Clip::additive() (an ordinary clip and its additive versions
-  // share a name) or more than 65535 clips (kBadClip).
-  static Result<Rig> create(Skeleton skeleton, std::vector<Clip> clips);
+  // share a name) or more than 65535 clips (kBadClip). Morph sets (format 5): each with
+  // 1 to kMaxMorphTargets targets, unique non-empty target names, finite default weights
+  // within kMaxMorphWeight, joint -1 or a joint; at most kMaxRigMorphWeights weights in
+  // all and at most 65535 sets (kBadMorph). Sets `first` of each set (their order).
+  static Result<Rig> create(Skeleton skeleton, std::vector<Clip> clips,
+                            std::vector<MorphSet> morph_sets = {});
 
   const Skeleton& skeleton() const { return skeleton_; }
   std::span<const Clip> clips() const { return clips_; }
@@ -37,6 +42,14 @@ class Rig {
   Result<uint16_t> find_clip(std::string_view name) const;
   // The index of the clip with this name and this Clip::additive(); kUnknownClip.
   Result<uint16_t> find_clip(std::string_view name, AdditiveReference additive) const;
+  // Morph sets (morph.h) in order; their weights lie at [first, first + size()) of a flat
+  // array of morph_weight_count() floats (Animator::morph_weights()).
+  std::span<const MorphSet> morph_sets() const { return morph_sets_; }
+  uint32_t morph_weight_count() const { return morph_weight_count_; }
+  // The flat index of a target by name: "set/target" (set and target names), or a bare
+  // target name when exactly one set has it. kUnknownMorphTarget when there is none (or
+  // a bare name is ambiguous: the message says to qualify it).
+  Result<uint32_t> find_morph_target(std::string_view name) const;
   // The largest channel count and event count of any clip (for preallocating players).
   int max_channel_count() const { return max_channels_; }
   int max_event_count() const { return max_events_; }
@@ -44,6 +57,8 @@ class Rig {
  private:
   Skeleton skeleton_;
   std::vector<Clip> clips_;
+  std::vector<MorphSet> morph_sets_;
+  uint32_t morph_weight_count_ = 0;
   int max_channels_ = 0;
   int max_events_ = 0;
 };

@@ -337,6 +337,19 @@ class ScenePlayer {
   // inverse(model(object)) applied to a world point; the point itself for an invalid id.
   Vec3 object_point(ObjectId object, Vec3 world) const;
 
+  // ---------------------------------------------------------------- morph targets
+
+  // An object whose mesh rig has morph sets (pack format 5) poses their weights every
+  // tick with its joints (Animator::morph_weights(); posed() hands them to renderers).
+  // The game may override a target's weight by name ("set/target", or a target name one
+  // set alone has: Rig::find_morph_target), from the next step on, until cleared.
+  // Errors (also kept): kInvalidArgument for an invalid id or an object without morph
+  // sets, the Animator's (kUnknownMorphTarget naming the target, kBadWeight).
+  Result<void> set_morph_weight(ObjectId object, std::string_view target, float weight);
+  Result<void> clear_morph_weight(ObjectId object, std::string_view target);
+  // The object's current morph weights (empty for an invalid id or no morph sets).
+  std::span<const float> morph_weights(ObjectId object) const;
+
   // ---------------------------------------------------------------- ticks
 
   // Steps one tick (play_tick()): game->tick, then every player advances and evaluates,

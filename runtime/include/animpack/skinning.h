@@ -9,12 +9,18 @@
 // are affine), then transforms the position (w = 1), the normal and the tangent's xyz
 // (w = 0), renormalising the normal and tangent; the tangent's w (handedness) is kept.
 // Weights are used as given (the cooker normalises them to sum to one).
+// Eight influences (format 5): with joints1/weights1 given, influences 4 to 7 follow in
+// the same sum (0, 1, ..., 7); a weight of exactly 0 adds nothing, so a vertex whose
+// second set weighs 0 skins bit for bit as with four.
+// Morph targets (morph.h): with input.morph given, each vertex is first morphed by
+// apply_morph's rule (without renormalising), then skinned.
 #pragma once
 
 #include <cstdint>
 #include <span>
 
 #include "animpack/math.h"
+#include "animpack/morph.h"
 #include "animpack/result.h"
 
 namespace animpack {
@@ -32,6 +38,13 @@ struct SkinInput {
   std::span<const Vec4> tangents;
   std::span<const JointIndices> joints;
   std::span<const Vec4> weights;
+  // Influences 5 to 8 (JOINTS_1/WEIGHTS_1): empty, or one per position each.
+  std::span<const JointIndices> joints1 = {};
+  std::span<const Vec4> weights1 = {};
+  // Morph targets applied before skinning: deltas.targets == 0 for none; otherwise
+  // morph_weights has deltas.targets entries.
+  MorphDeltas morph = {};
+  std::span<const float> morph_weights = {};
 };
 
 // Where skinned streams go: positions always; normals and tangents when the input has

@@ -18,12 +18,22 @@
 #include "animpack/ik.h"
 #include "animpack/material.h"
 #include "animpack/math.h"
+#include "animpack/morph.h"
 #include "animpack/rig.h"
 #include "animpack/root_motion.h"
 #include "animpack/skinning.h"
 #include "animpack/sprite.h"
 
 namespace animpack {
+
+// One morph target of a part: deltas in the part's vertex order (the same order and space
+// as CookedPart::positions: moved by the same matrix's 3x3 when the part's vertices are),
+// each empty or one per position.
+struct CookedMorphTarget {
+  std::vector<Vec3> positions;
+  std::vector<Vec3> normals;
+  std::vector<Vec3> tangents;
+};
 
 // One glTF primitive as triangles. Skinned parts (joints and weights given) keep their
 // bind-space vertices; node-rig parts (joint >= 0) are in their node's space and move with
@@ -34,10 +44,18 @@ struct CookedPart {
   int source_primitive = -1;
   int joint = -1;  // node rigs: the rig joint that carries this part
   std::vector<Vec3> positions;
-  std::vector<Vec3> normals;              // empty or one per position
-  std::vector<Vec4> tangents;             // empty or one per position
-  std::vector<JointIndices> joints;       // empty or one per position, rig joint indices
-  std::vector<Vec4> weights;              // empty or one per position, summing to one
+  std::vector<Vec3> normals;         // empty or one per position
+  std::vector<Vec4> tangents;        // empty or one per position
+  std::vector<JointIndices> joints;  // empty or one per position, rig joint indices
+  std::vector<Vec4> weights;         // empty or one per position, summing to one
+  // Influences 5 to 8 (JOINTS_1/WEIGHTS_1): empty, or one per position each; the eight
+  // weights of a vertex then sum to one (max_influences = 4 folds them away).
+  std::vector<JointIndices> joints1;
+  std::vector<Vec4> weights1;
+  // Morph targets: morph_set indexes the rig's Rig::morph_sets() (the part's node's set),
+  // -1 for none; then morph_targets has that set's size() entries.
+  int morph_set = -1;
+  std::vector<CookedMorphTarget> morph_targets;
   std::vector<uint32_t> indices;          // triangles, each < positions.size()
   std::vector<uint32_t> source_vertices;  // one per position: its index in the source accessor
   std::vector<Vec2> texcoords0;           // empty or one per position (TEXCOORD_0)
@@ -49,10 +67,12 @@ struct CookedPart {
 };
 
 // A rig with what the source file called its parts.
+// Morph sets, when any, are in rig.morph_sets() (the rig is built with them).
 struct CookedRig {
   Rig rig;
   std::vector<int> joint_source_nodes;      // one per joint
   std::vector<int> clip_source_animations;  // one per clip
+  std::vector<int> morph_source_nodes;      // one per morph set: the glTF node
   bool node_rig = false;
 };
 

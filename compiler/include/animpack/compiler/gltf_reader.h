@@ -18,8 +18,10 @@
 // What is read: the GLB container or the .gltf JSON, buffers (GLB BIN chunk, base64 or
 // percent-encoded data: URIs, external files relative to the .gltf), buffer views,
 // accessors (all of them, decoded; sparse applied; normalised integers converted), meshes
-// (POSITION, NORMAL, TANGENT, JOINTS_0, WEIGHTS_0, TEXCOORD_0, TEXCOORD_1, COLOR_0,
-// indices, material), nodes, skins, scenes, animations, and (section "Materials",
+// (POSITION, NORMAL, TANGENT, JOINTS_0/1, WEIGHTS_0/1, TEXCOORD_0, TEXCOORD_1, COLOR_0,
+// indices, material; morph targets' POSITION, NORMAL and TANGENT deltas, mesh.weights and
+// extras.targetNames), nodes (with node.weights), skins, scenes, animations (weights
+// channels included), and (section "Materials",
 // "Textures", "Samplers", "Images") materials with every metallic-roughness field,
 // KHR_materials_emissive_strength and KHR_texture_transform, textures, samplers and images.
 // TEXCOORD_2+ and COLOR_1+ are ignored (one warning per file), and so is any extension in
@@ -28,10 +30,10 @@
 // Images are decoded (PNG and JPEG only, with stb_image) only when a material of a
 // primitive in the default scene (doc.roots) uses them; others are checked but not decoded.
 // Image limits: each side <= kGltfMaxImageSide (16384, the pack's kMaxTextureSide) and the
-// decoded RGBA8 bytes count against kGltfMaxDecodedBytes with everything else. Cameras and
-// morph target attributes are not read or checked. Every index in the file is checked
-// before use; nothing reads out of bounds whatever the input. The reader never throws and
-// never exits.
+// decoded RGBA8 bytes count against kGltfMaxDecodedBytes with everything else. Cameras are
+// not read or checked; JOINTS_2/WEIGHTS_2 and later sets are ignored with a warning. Every index in
+// the file is checked before use; nothing reads out of bounds whatever the input. The reader never
+// throws and never exits.
 #pragma once
 
 #include <array>
@@ -291,6 +293,7 @@ struct GltfNode {
   Trs local;    // translation/rotation/scale, or the matrix decomposed
   Mat4 matrix;  // the matrix as written when has_matrix, else to_matrix(local)
   bool has_matrix = false;
+  std::vector<float> weights;  // node.weights (its mesh's morph_targets values), or empty
 };
 
 // A skin. inverse_binds has one matrix per joint: the file's, or identities when the skin
@@ -314,6 +317,14 @@ enum class GltfPrimitiveMode : uint8_t {
   kTriangleFan = 6,
 };
 
+// One morph target of a primitive: position, normal and tangent deltas (TANGENT deltas
+// are VEC3: no handedness), each empty when the target has no such attribute.
+struct GltfMorphTarget {
+  std::vector<Vec3> positions;
+  std::vector<Vec3> normals;
+  std::vector<Vec3> tangents;
+};
+
 // One mesh primitive's vertex streams: each is empty when the attribute is absent, else
 // holds vertex_count entries.
 struct GltfPrimitive {
@@ -326,19 +337,29 @@ struct GltfPrimitive {
   std::vector<std::array<float, 4>> weights;    // WEIGHTS_0 (normalised integers converted)
   bool indexed = false;                         // indices present
   std::vector<uint32_t> indices;                // each < vertex_count
-  int joint_sets = 0;  // JOINTS_n sets in the file; > 1 means influences beyond the 4 read
+  int joint_sets = 0;  // JOINTS_n sets in the file; > 2 means influences beyond the 8 read
+  // JOINTS_1 / WEIGHTS_1 (influences 5 to 8): empty, or vertex_count entries each.
+  std::vector<std::array<uint16_t, 4>> joints1;
+  std::vector<std::array<float, 4>> weights1;
+  // Morph targets (mesh.primitive.targets), in the file's order: each stream empty or
+  // vertex_count deltas (sparse accessors applied; normalised integers converted).
+  std::vector<GltfMorphTarget> targets;
   std::vector<Vec2> texcoords0;  // TEXCOORD_0 (normalised integers converted)
   std::vector<Vec2> texcoords1;  // TEXCOORD_1
   std::vector<Vec4> colors;      // COLOR_0 as RGBA (VEC3 gets alpha 1)
   int material = -1;             // index in doc.materials, -1: glTF's default material
 };
 
-// A mesh. morph_targets is the number of morph targets of its first primitive (the
-// length a weights channel's keys have); their attributes are not read.
+// A mesh. morph_targets is the number of morph targets of its primitives (every primitive
+// has the same count, or the reader reports MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT): the
+// length a weights channel's keys have.
 struct GltfMesh {
   std::string name;
   std::vector<GltfPrimitive> primitives;
   int morph_targets = 0;
+  std::vector<float> weights;             // mesh.weights, or morph_targets zeros
+  std::vector<std::string> target_names;  // extras.targetNames (morph_targets strings), or
+                                          // empty when the file gives none (or not strings)
 };
 
 // One animated property of one node. times are seconds, strictly ascending, >= 0.
@@ -347,8 +368,8 @@ struct GltfMesh {
 // key: in-tangent, value, out-tangent. Normalised integer outputs are converted.
 struct GltfChannel {
   int node = -1;
-  Property property = Property::kTranslation;  // meaningless when morph_weights
-  bool morph_weights = false;  // a "weights" channel: callers skip it (with a warning)
+  Property property = Property::kTranslation;  // kWeights when morph_weights
+  bool morph_weights = false;  // a "weights" channel (width = the node's mesh's targets)
   Interpolation interpolation = Interpolation::kLinear;
   int width = 3;  // floats per value (see above)
   std::vector<float> times;

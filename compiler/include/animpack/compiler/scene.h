@@ -84,10 +84,42 @@ struct SceneEvent {
   SourcePos name_pos, clip_pos, time_pos, frame_pos;
 };
 
-// A `[[mesh]]`: a glTF or GLB file under a name objects refer to.
+// One entry of a mesh's `clips` (Step 5): where the mesh's clips come from and which.
+//   clips = [{ file = "anim/Walk.glb" },                       # every animation of a file
+//            { include = ["Idle*"], exclude = ["*_old"] },     # the mesh's own file
+//            { file = "take.glb", include = ["Take 001"], name = "Jump", from = 1.2, to = 2.0 },
+//            { file = "mixamo/Run.fbx", retarget_from = "mixamo_guy", rename = { "mixamo.com" =
+//            "Run" } }]
+// Without `clips` a mesh takes every animation of its own file (as before Step 5); with it,
+// exactly what its entries select, in entry order (animations in file order within one).
+struct SceneRename {
+  std::string from, to;
+  SourcePos pos;  // the key (the animation's name) in the `rename` table
+};
+struct SceneClipSource {
+  std::string file;  // "" = the mesh's own file (or, with retarget_from, that mesh's clips)
+  // Animation names to take: glob patterns (`*` any run, `?` one character, matched on the
+  // whole name, case-sensitive); empty: every animation. `exclude` removes matches.
+  std::vector<std::string> include, exclude;
+  std::vector<SourcePos> include_pos, exclude_pos;  // one per element
+  std::string name;                 // the clip's name; needs exactly one selected animation
+  std::vector<SceneRename> rename;  // animation name -> clip name, for several
+  // A cut (both or neither): the part of the one selected animation from `from` to `to`
+  // seconds (0 <= from < to), as its own clip, keys resampled at the cut ends; needs `name`.
+  bool cut = false;
+  float from = 0, to = 0;
+  // A [[mesh]] whose skeleton the clips were made for: they are retargeted onto this
+  // mesh's (retarget.h). "" = the clips animate this mesh's skeleton (joints by name).
+  std::string retarget_from;
+  SourcePos pos;  // the inline table (the array element)
+  SourcePos file_pos, include_pos_key, exclude_pos_key, name_pos, rename_pos, from_pos, to_pos,
+      retarget_from_pos;
+};
+
+// A `[[mesh]]`: a glTF, GLB, FBX or Collada file under a name objects refer to.
 struct SceneMesh {
   std::string name;
-  std::string file;  // as written, relative to Scene::folder; .gltf or .glb
+  std::string file;  // as written, relative to Scene::folder; .gltf, .glb, .fbx or .dae
   // Events on the mesh's clips (skeletal: `time`), shared by every object using the mesh;
   // in document order.
   std::vector<SceneEvent> events;
@@ -95,8 +127,19 @@ struct SceneMesh {
   // 1e-4 (the reader does not normalise) and perpendicular (|dot| <= 1e-4).
   Vec3 up{0, 1, 0};
   Vec3 forward{0, 0, 1};
-  SourcePos pos;  // the `[[mesh]]` header (or the inline table)
-  SourcePos name_pos, file_pos, events_pos, up_pos, forward_pos;
+  // Step 5. `clips` (see SceneClipSource); has_clips false when the key is absent.
+  bool has_clips = false;
+  std::vector<SceneClipSource> clips;
+  // `max_influences` (4 or 8, default 8): 4 keeps each vertex's four largest weights,
+  // renormalised (a note says how many vertices changed and the largest weight dropped).
+  int max_influences = 8;
+  // `humanoid = { hips = "mixamorig:Hips", left_upper_leg = "...", ... }`: standard bone
+  // names (retarget.h, kHumanoidBones) to this mesh's joint names, used to pair joints
+  // when clips are retargeted to or from this mesh.
+  std::vector<SceneRename> humanoid;  // from: the standard bone, to: the joint name
+  SourcePos pos;                      // the `[[mesh]]` header (or the inline table)
+  SourcePos name_pos, file_pos, events_pos, up_pos, forward_pos, clips_pos, max_influences_pos,
+      humanoid_pos;
 };
 
 // One entry of a skeletal `blend`.

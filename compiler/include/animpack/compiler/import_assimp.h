@@ -1,0 +1,49 @@
+// FBX and Collada (and other formats Assimp reads) through Debian's Assimp (Step 5): the
+// same ImportedModel import_gltf gives, so the rest of the cooker does not care where a
+// model came from. docs/assimp.md lists what Assimp 5.2 loses or changes and what we do
+// about it.
+//
+//   animpack::ImportedModel model =
+//       animpack::import_assimp("models/hero.fbx", "hero", "models/hero.fbx");
+//   for (const animpack::ImportIssue& issue : model.issues) report(issue);
+//
+// What is built: the skeleton (every node that is a bone or lies between bones, parents
+// first, names from the nodes), skinned parts (up to 8 influences, weights renormalised),
+// static parts baked into model space, and one clip per animation with LINEAR keys
+// (Assimp keeps no interpolation), times converted from ticks to seconds exactly once
+// (key / ticks_per_second, in double, then rounded to float; 25 ticks a second when the
+// file gives none). Materials: base colour factor and texture only. Every Assimp failure
+// (an unreadable file, a post-process step that fails, an exception or a null scene) is
+// an ASSIMP_* issue, never a crash: the file's header and size are checked before Assimp
+// sees it (kAssimpMaxFileBytes).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string_view>
+
+#include "animpack/compiler/import_gltf.h"
+
+namespace animpack {
+
+// Files larger than this are refused before Assimp reads them (ASSIMP_FILE_TOO_LARGE).
+inline constexpr uint64_t kAssimpMaxFileBytes = uint64_t{512} << 20;
+
+// Every code import_assimp emits (docs/gltf-issues.md lists them with the import codes).
+inline constexpr GltfCodeInfo kAssimpIssueCodes[] = {
+    {"ASSIMP_READ_FAILED", "Assimp could not read the file; the message gives its reason."},
+    {"ASSIMP_FILE_TOO_LARGE", "The file is larger than kAssimpMaxFileBytes (512 MiB)."},
+    {"ASSIMP_NO_MESHES", "The file has no triangle mesh."},
+    {"ASSIMP_LOSSY",
+     "Something Assimp does not deliver was dropped (warning; the message "
+     "says what, docs/assimp.md why)."},
+};
+
+bool is_assimp_issue_code(std::string_view code);
+
+// Reads `file` with Assimp and builds the model `mesh_name` (source_file as the scene
+// names it). Never throws (beyond std::bad_alloc); problems are in the result's issues.
+ImportedModel import_assimp(const std::filesystem::path& file, std::string_view mesh_name,
+                            std::string_view source_file);
+
+}  // namespace animpack
