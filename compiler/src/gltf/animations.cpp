@@ -248,9 +248,10 @@ void read_animation(Reader& r, const json& obj, const std::string& at, GltfAnima
     GltfChannel channel;
     channel.node = *node;
     channel.morph_weights = !trs;
-    channel.property = *path == "rotation" ? Property::kRotation
-                       : *path == "scale"  ? Property::kScale
-                                           : Property::kTranslation;
+    channel.property = *path == "rotation"      ? Property::kRotation
+                       : *path == "scale"       ? Property::kScale
+                       : *path == "translation" ? Property::kTranslation
+                                                : Property::kWeights;
     channel.interpolation = s.interpolation;
     channel.width = width;
     channel.source_channel = static_cast<int>(c);

@@ -291,6 +291,35 @@ bool get_ranged_numbers(Issues& issues, const json& obj, const std::string& at, 
   return ok;
 }
 
+std::optional<std::vector<float>> get_float_list(Issues& issues, const json& obj,
+                                                 const std::string& at, const char* key,
+                                                 Need need) {
+  const json* v = get_array(issues, obj, at, key, need);
+  if (!v) return std::nullopt;
+  const std::string p = ptr(at, key);
+  std::vector<float> out;
+  out.reserve(v->size());
+  bool ok = true;
+  for (size_t i = 0; i < v->size(); ++i) {
+    const json& e = (*v)[i];
+    if (!e.is_number()) {
+      type_mismatch(issues, idx(p, i), e, "a number");
+      ok = false;
+      continue;
+    }
+    const float f = to_float(e.get<double>());
+    if (!std::isfinite(f)) {
+      issues.error(idx(p, i), "VALUE_NOT_IN_RANGE",
+                   "Value " + num(e.get<double>()) + " is out of range.");
+      ok = false;
+      continue;
+    }
+    out.push_back(f);
+  }
+  if (!ok) return std::nullopt;
+  return out;
+}
+
 // root[key] as an array (possibly absent: nullptr). An empty one is an error.
 const json* top_array(Reader& r, const char* key) {
   return get_array(r.issues, r.root, "", key, Need::kOptional);

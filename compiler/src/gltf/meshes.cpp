@@ -3,6 +3,7 @@
 // vertex streams copied into GltfPrimitive.
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <utility>
 
@@ -65,18 +66,6 @@ int set_index(std::string_view semantic, std::string_view prefix) {
   return n;
 }
 
-// A decoded VEC3 accessor as Vec3s (empty when it could not be decoded).
-std::vector<Vec3> copy_vec3(Reader& r, const GltfAccessor& a, const std::string& at) {
-  std::vector<Vec3> out;
-  if (!a.decoded || !r.charge(uint64_t{a.count} * sizeof(Vec3), at)) return out;
-  out.resize(a.count);
-  for (size_t v = 0; v < a.count; ++v) {
-    const float* f = &a.floats[v * 3];
-    out[v] = {f[0], f[1], f[2]};
-  }
-  return out;
-}
-
 // A decoded VEC4 accessor as Vec4s (empty when it could not be decoded).
 std::vector<Vec4> copy_vec4(Reader& r, const GltfAccessor& a, const std::string& at) {
   std::vector<Vec4> out;
@@ -113,6 +102,19 @@ std::vector<Vec4> copy_color(Reader& r, const GltfAccessor& a, const std::string
 
 }  // namespace
 
+std::vector<Vec3> copy_vec3(Reader& r, const GltfAccessor& a, const std::string& at) {
+  std::vector<Vec3> out;
+  if (!a.decoded || !r.charge(uint64_t{a.count} * sizeof(Vec3), at)) return out;
+  out.resize(a.count);
+  for (size_t v = 0; v < a.count; ++v) {
+    const float* f = &a.floats[v * 3];
+    out[v] = {f[0], f[1], f[2]};
+  }
+  return out;
+}
+
+namespace {
+
 void read_primitive(Reader& r, const json& obj, const std::string& at, GltfPrimitive* out,
                     PrimitiveState* state, int* out_targets) {
   const size_t errors_before = r.issues.errors();
@@ -120,7 +122,7 @@ void read_primitive(Reader& r, const json& obj, const std::string& at, GltfPrimi
   prim.mode = static_cast<GltfPrimitiveMode>(
       get_uint(r.issues, obj, at, "mode", Need::kOptional, 0, 6).value_or(4));
   if (const json* targets = find(obj, "targets"); targets && targets->is_array()) {
-    *out_targets = static_cast<int>(targets->size());
+    *out_targets = static_cast<int>(targets->size());  // the mesh compares the counts
   }
   const json* attributes = get_object(r.issues, obj, at, "attributes", Need::kRequired);
   if (!attributes) return;
@@ -209,10 +211,11 @@ void read_primitive(Reader& r, const json& obj, const std::string& at, GltfPrimi
                    "a set is missing).");
   }
   prim.joint_sets = static_cast<int>(joints.size());
-  if (joints.size() > 1) {
+  if (joints.size() > 2) {
     r.issues.warning(attr_at, "MESH_PRIMITIVE_EXTRA_INFLUENCES",
                      std::to_string(joints.size()) +
-                         " JOINTS sets; only JOINTS_0/WEIGHTS_0 (4 influences) are read.");
+                         " JOINTS sets; only JOINTS_0/1 and WEIGHTS_0/1 (8 influences) are read, "
+                         "influences beyond 8 are dropped.");
   }
 
   prim.vertex_count = vertex_count.value_or(0);
@@ -278,6 +281,8 @@ void read_primitive(Reader& r, const json& obj, const std::string& at, GltfPrimi
             .value_or(-1);
   }
 
+  read_primitive_targets(r, obj, at, *attributes, &prim);
+
   if (r.issues.errors() != errors_before) return;
   state->valid = true;
   state->vertex_count = vertices;
@@ -301,21 +306,25 @@ void read_primitive(Reader& r, const json& obj, const std::string& at, GltfPrimi
   if (color0 >= 0) {
     prim.colors = copy_color(r, r.doc.accessors[static_cast<size_t>(color0)], attr_at);
   }
-  if (sets > 0) {
-    const GltfAccessor& j = r.doc.accessors[static_cast<size_t>(joints[0])];
-    const GltfAccessor& w = r.doc.accessors[static_cast<size_t>(weights[0])];
-    if (j.decoded && w.decoded && r.charge(uint64_t{vertices} * 24, attr_at)) {
-      prim.joints.resize(vertices);
-      prim.weights.resize(vertices);
-      for (size_t v = 0; v < vertices; ++v) {
-        for (size_t k = 0; k < 4; ++k) {
-          prim.joints[v][k] = static_cast<uint16_t>(j.uints[v * 4 + k]);  // u8/u16 only
-          prim.weights[v][k] = w.floats[v * 4 + k];
-        }
+  // Sets 0 and 1: influences 1 to 4 and 5 to 8.
+  std::vector<std::array<uint16_t, 4>>* joint_out[2] = {&prim.joints, &prim.joints1};
+  std::vector<std::array<float, 4>>* weight_out[2] = {&prim.weights, &prim.weights1};
+  for (size_t n = 0; n < std::min<size_t>(sets, 2); ++n) {
+    const GltfAccessor& j = r.doc.accessors[static_cast<size_t>(joints[n])];
+    const GltfAccessor& w = r.doc.accessors[static_cast<size_t>(weights[n])];
+    if (!j.decoded || !w.decoded || !r.charge(uint64_t{vertices} * 24, attr_at)) continue;
+    joint_out[n]->resize(vertices);
+    weight_out[n]->resize(vertices);
+    for (size_t v = 0; v < vertices; ++v) {
+      for (size_t k = 0; k < 4; ++k) {
+        (*joint_out[n])[v][k] = static_cast<uint16_t>(j.uints[v * 4 + k]);  // u8/u16 only
+        (*weight_out[n])[v][k] = w.floats[v * 4 + k];
       }
     }
   }
 }
+
+}  // namespace
 
 void read_meshes(Reader& r) {
   const json* array = top_array(r, "meshes");
@@ -333,15 +342,15 @@ void read_meshes(Reader& r) {
     if (!primitives) continue;
     mesh.primitives.resize(primitives->size());
     state.primitives.resize(primitives->size());
+    std::vector<int> target_counts(primitives->size(), 0);
     for (size_t p = 0; p < primitives->size(); ++p) {
       const std::string pat = idx(ptr(at, "primitives"), p);
       const json* prim = element_object(r, *primitives, p, pat);
       if (!prim) continue;
-      int targets = 0;
-      read_primitive(r, *prim, pat, &mesh.primitives[p], &state.primitives[p], &targets);
-      if (p == 0) mesh.morph_targets = targets;
+      read_primitive(r, *prim, pat, &mesh.primitives[p], &state.primitives[p], &target_counts[p]);
       if (mesh.primitives[p].joint_sets > 0) state.has_joints = true;
     }
+    read_mesh_morphs(r, *obj, at, target_counts, &mesh);
   }
 }
 

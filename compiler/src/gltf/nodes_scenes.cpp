@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -41,6 +42,27 @@ void read_node(Reader& r, const json& obj, const std::string& at, GltfNode* out)
           get_index_list(r.issues, obj, at, "children", r.node_valid.size(), Need::kOptional)) {
     for (int c : *children) {
       if (c >= 0) node.children.push_back(c);
+    }
+  }
+
+  // node.weights: the instance's morph weights, one per target of its mesh (read first).
+  if (find(obj, "weights")) {
+    std::optional<std::vector<float>> weights =
+        get_float_list(r.issues, obj, at, "weights", Need::kOptional);
+    if (!find(obj, "mesh")) {
+      r.issues.error(ptr(at, "weights"), "UNSATISFIED_DEPENDENCY",
+                     "Dependency failed. 'mesh' must be defined.");
+    } else if (weights && node.mesh >= 0) {
+      const size_t targets =
+          static_cast<size_t>(r.doc.meshes[static_cast<size_t>(node.mesh)].morph_targets);
+      if (weights->size() != targets) {
+        r.issues.error(ptr(at, "weights"), "NODE_WEIGHTS_INVALID",
+                       "The length of weights array (" + std::to_string(weights->size()) +
+                           ") does not match the number of morph targets (" +
+                           std::to_string(targets) + ").");
+      } else {
+        node.weights = std::move(*weights);
+      }
     }
   }
 

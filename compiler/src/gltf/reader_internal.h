@@ -144,6 +144,10 @@ std::optional<double> get_number(Issues& issues, const json& obj, const std::str
 // A fixed-length array of finite numbers each in [lo, hi]; false when absent or bad.
 bool get_ranged_numbers(Issues& issues, const json& obj, const std::string& at, const char* key,
                         size_t n, double lo, double hi, double* out);
+// A non-empty array of any length of numbers that are finite as floats (morph weights);
+// nullopt when absent or bad (reported, every bad element at its pointer).
+std::optional<std::vector<float>> get_float_list(Issues& issues, const json& obj,
+                                                 const std::string& at, const char* key, Need need);
 
 // ---------------------------------------------------------------------------------------
 // Component types and element layout (accessors.cpp)
@@ -285,6 +289,7 @@ struct Reader {
   const Container& container;
   bool mesh_quantization = false;    // KHR_mesh_quantization widens the allowed formats
   bool extra_sets_reported = false;  // MESH_PRIMITIVE_EXTRA_SETS, once per file
+  bool extra_target_attributes_reported = false;  // ..._MORPH_TARGET_EXTRA_ATTRIBUTE, once
   uint64_t decoded_bytes = 0;
   bool budget_exceeded = false;
   std::vector<BufferState> buffers;
@@ -309,8 +314,20 @@ std::optional<std::span<const uint8_t>> view_bytes(const Reader& r, int view);
 // (no uri) cannot supply is an error only here, where it is needed; any other reason was
 // reported when the accessor was read.
 bool need_data(Reader& r, int i, const std::string& at);
+// A decoded VEC3 accessor as Vec3s (empty when it could not be decoded), charged against
+// the decoding budget at `at` (meshes.cpp).
+std::vector<Vec3> copy_vec3(Reader& r, const GltfAccessor& a, const std::string& at);
 // Nodes reachable from `roots` through children (cycles are cut).
 std::vector<bool> reachable(const std::vector<GltfNode>& nodes, const std::vector<int>& roots);
+
+// Morph targets (morph_targets.cpp), for read_meshes. read_primitive_targets reads
+// obj.targets of the primitive at `at` (whose base attributes are `attributes`) into
+// prim->targets; read_mesh_morphs checks that every primitive has target_counts[0]
+// targets and reads mesh.weights and extras.targetNames.
+void read_primitive_targets(Reader& r, const json& obj, const std::string& at,
+                            const json& attributes, GltfPrimitive* prim);
+void read_mesh_morphs(Reader& r, const json& obj, const std::string& at,
+                      const std::vector<int>& target_counts, GltfMesh* mesh);
 
 // ---------------------------------------------------------------------------------------
 // The stages, in the order read_document runs them (each in the file named).
@@ -323,7 +340,7 @@ void read_samplers(Reader& r);              // materials_images.cpp
 void read_images(Reader& r);                // materials_images.cpp
 void read_textures(Reader& r);              // materials_images.cpp
 void read_materials(Reader& r);             // materials_images.cpp
-void read_meshes(Reader& r);                // meshes.cpp
+void read_meshes(Reader& r);                // meshes.cpp, with the two below
 void check_primitive_texcoords(Reader& r);  // materials_images.cpp
 void read_nodes(Reader& r);                 // nodes_scenes.cpp
 void read_skins(Reader& r);                 // skins.cpp
