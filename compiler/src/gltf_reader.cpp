@@ -2,14 +2,16 @@
 //
 // Implements Khronos glTF 2.0 (2.0.1): "GLB File Format Specification", "Buffers and
 // Buffer Views", "Accessors" (data alignment, sparse accessors, normalised integers),
-// "Meshes" (skinned mesh attributes), "Nodes and Hierarchy", "Skins", "Animations". The
-// checks and their JSON pointers follow Khronos glTF-Validator where it has the same
-// check, so the corpus' expected reports (tests/data/corpus/invalid-gltf) can be compared.
+// "Meshes" (skinned mesh attributes, morph targets), "Nodes and Hierarchy", "Skins",
+// "Animations". The checks and their JSON pointers follow Khronos glTF-Validator where it
+// has the same check, so the corpus' expected reports (tests/data/corpus/invalid-gltf) can
+// be compared.
 //
 // Stages, each a free function over the Reader, in the order the data depends on:
 //   container (GLB or JSON) -> JSON parse -> asset -> buffers -> bufferViews -> accessors
-//   (all decoded) -> meshes -> nodes (+ hierarchy) -> skins -> scenes -> skinning data
-//   -> animations.
+//   (all decoded) -> samplers, images, textures, materials -> meshes (+ morph targets)
+//   -> nodes (+ hierarchy, node weights) -> skins -> scenes -> skinning data (JOINTS_0/1,
+//   WEIGHTS_0/1) -> animations (weights channels included) -> used images decoded.
 // A stage marks an object unusable only after reporting an error about it, so that later
 // stages can skip it silently and the document is never "ok" with missing parts.
 //

@@ -1219,6 +1219,7 @@ TEST(GltfReaderRobustness, DamagedFilesNeverCrash) {
       {kCorpus / "gltf/SimpleSkin/glTF/SimpleSkin.gltf", true},
       {kCorpus / "gltf/RiggedSimple/glTF-Binary-older-revision/RiggedSimple.glb", false},
       {kCorpus / "gltf/InterpolationTest/glTF/InterpolationTest.gltf", true},
+      {kCorpus / "gltf/MorphStressTest/glTF/MorphStressTest.gltf", true},
   };
   uint64_t state = 0x9E3779B97F4A7C15ull;
   const auto next = [&state](uint64_t n) {
