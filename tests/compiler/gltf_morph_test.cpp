@@ -447,6 +447,24 @@ TEST(GltfReaderMorph, BadTargetNamesAndTexcoordDeltasAreOnlyWarnings) {
   EXPECT_EQ(doc.meshes[0].primitives[0].targets[0].positions.size(), 3u);
 }
 
+// kGltfMaxMorphTargets targets read (one more: TooManyTargets below).
+TEST(GltfReaderMorph, TargetsUpToTheLimitAreRead) {
+  Builder b = make_morph_model();
+  json targets = json::array();
+  for (size_t k = 0; k < kGltfMaxMorphTargets; ++k) targets.push_back({{"POSITION", kDelta0}});
+  b.gltf["meshes"][0]["primitives"][0]["targets"] = targets;
+  b.gltf["meshes"][0].erase("weights");
+  b.gltf["meshes"][0].erase("extras");
+  b.gltf["nodes"][0].erase("weights");
+  b.gltf.erase("animations");
+  const GltfDocument doc = b.read();
+  ASSERT_TRUE(doc.ok()) << describe(doc);
+  EXPECT_EQ(doc.meshes[0].morph_targets, static_cast<int>(kGltfMaxMorphTargets));
+  ASSERT_EQ(doc.meshes[0].primitives[0].targets.size(), kGltfMaxMorphTargets);
+  EXPECT_EQ(doc.meshes[0].primitives[0].targets.back().positions[2], (Vec3{0, 0, 3}));
+  EXPECT_EQ(doc.meshes[0].weights.size(), kGltfMaxMorphTargets);
+}
+
 struct MorphCase {
   const char* name;
   std::function<void(Builder&)> change;
@@ -496,7 +514,8 @@ const MorphCase kMorphCases[] = {
     {"TooManyTargets",
      [](Builder& b) {
        json targets = json::array();
-       for (int k = 0; k < 257; ++k) targets.push_back({{"POSITION", kDelta0}});
+       for (size_t k = 0; k <= kGltfMaxMorphTargets; ++k)
+         targets.push_back({{"POSITION", kDelta0}});
        primitive0(b)["targets"] = targets;
      },
      "MESH_TOO_MANY_MORPH_TARGETS", "/meshes/0/primitives/0/targets"},
