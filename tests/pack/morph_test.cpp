@@ -5,6 +5,7 @@
 // versions 1 to 4 still open with no morph data.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -40,8 +41,8 @@ const std::vector<float>& blink_values() {  // 3 weights per key
   return v;
 }
 const std::vector<float>& breathe_values() {  // cubic: (in, value, out) x 2 weights per key
-  static const std::vector<float> v = {0, 0, 0.25f, 0, 1, -0.5f,  //
-                                       0, 0, 1, 0.5f, 0, 0};
+  static const std::vector<float> v = {0, 0, 0.25f, 0,    1, -0.5f,  //
+                                       0, 0, 1,     0.5f, 0, 0};
   return v;
 }
 
@@ -56,8 +57,8 @@ CookedRig morph_rig(bool twice = false) {
   {
     Clip c("Blink");
     for (int k = 0; k < (twice ? 2 : 1); ++k)
-      c.add_channel_view(Channel{0, Property::kWeights, Interpolation::kLinear, blink_times(),
-                                 blink_values(), 3});
+      c.add_channel_view(
+          Channel{0, Property::kWeights, Interpolation::kLinear, blink_times(), blink_values(), 3});
     c.add_channel(0, Property::kTranslation, Interpolation::kLinear, blink_times(),
                   std::vector<float>{0, 0, 0, 0, 1, 0, 0, 0, 0});
     clips.push_back(std::move(c));
@@ -132,7 +133,8 @@ bool same_bits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
 
 template <typename T>
 bool same_bytes(std::span<const T> a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
 }
 
 TEST(PackMorph, RoundTripsMorphSetsWeightsChannelsAndEightInfluences) {
@@ -243,8 +245,8 @@ TEST(PackShare, IdenticalStreamsKeysAndStringsAreStoredOnce) {
   // part's streams.
   const CookedPart& part = once.meshes[0].parts[0];
   const size_t n = part.positions.size();
-  const size_t streams = n * (12 + 12 + 16 + 8 + 16 + 4 + 8 + 16) + part.indices.size() * 4 +
-                         3 * n * 12 * 3;
+  const size_t streams =
+      n * (12 + 12 + 16 + 8 + 16 + 4 + 8 + 16) + part.indices.size() * 4 + 3 * n * 12 * 3;
   PackWriteOptions raw;
   raw.compress = false;
   const size_t raw_once = write_pack(once, raw).size();
@@ -404,7 +406,7 @@ TEST(PackMorph, RefusesEveryBadField) {
     CookedPack c = morph_pack();  // a set with more target names than default weights
     std::vector<uint8_t> b = write_pack(c);
     const auto* set = root_of(b)->rigs()->Get(0)->morph_sets()->Get(1);
-    const uint8_t* at = reinterpret_cast<const uint8_t*>(set->default_weights()) ;
+    const uint8_t* at = reinterpret_cast<const uint8_t*>(set->default_weights());
     const uint32_t one = 1;
     std::memcpy(b.data() + (at - b.data()), &one, 4);
     expect_refused(b, "morph set 1: 2 target names and 1 default weights");
@@ -471,6 +473,73 @@ TEST(PackShare, RefusesOneDataSharedWithTwoRawSizes) {
   const auto offset = static_cast<uint32_t>(target - field);
   std::memcpy(b.data() + (field - b.data()), &offset, 4);
   expect_refused(b, "a blob's data is shared with a blob of another raw size");
+}
+
+// The golden run over the committed v5 pack (tests/data/packs/morph_v5.anpk, written from
+// morph_pack() with ANIMPACK_WRITE_GOLDEN=1 while version 5 is the newest): 90 ticks at
+// 60 Hz of Blink (its weights channel and a translation) through an Animator, hashed over
+// every tick's palette bits and the face's three weights at that clip time, read from the
+// pack's weights channel and interpolated linearly here (a + (b - a) * u between the keys
+// around the time; the Animator's own morph_weights() comes with the runtime's part of
+// Step 5), then over the part's decoded eight influences and morph deltas.
+constexpr uint64_t kMorphGoldenHash = 0x7f32213bd99bb229;
+
+uint64_t morph_golden_run(const Pack& pack) {
+  fixture::Fnv h;
+  const Rig& rig = pack.rig(0);
+  auto animator = Animator::create(&rig, 60);
+  EXPECT_TRUE(animator) << animator.error().message();
+  if (!animator) return 0;
+  const auto clip = rig.find_clip("Blink");
+  EXPECT_TRUE(clip);
+  if (!clip) return 0;
+  EXPECT_TRUE(animator->play(*clip, 0));
+  const Channel& weights = rig.clips()[*clip].channels()[0];
+  EXPECT_EQ(weights.property, Property::kWeights);
+  EXPECT_EQ(weights.interpolation, Interpolation::kLinear);
+  const float duration = rig.clips()[*clip].duration();
+  for (int64_t tick = 0; tick < 90; ++tick) {
+    animator->evaluate(tick);
+    for (const Mat4& m : animator->palette()) h.bytes(m.m, sizeof m.m);
+    // The clip loops: its time at this tick, then the keys around it.
+    const float seconds = static_cast<float>(tick) / 60.0f;
+    const float t = seconds - duration * static_cast<float>(static_cast<int>(seconds / duration));
+    size_t k = 0;
+    while (k + 2 < weights.times.size() && weights.times[k + 1] <= t) ++k;
+    const float t0 = weights.times[k], t1 = weights.times[k + 1];
+    const float u = std::min(1.0f, std::max(0.0f, (t - t0) / (t1 - t0)));
+    for (size_t i = 0; i < weights.width; ++i) {
+      const float a = weights.values[k * weights.width + i];
+      const float b = weights.values[(k + 1) * weights.width + i];
+      h.value(a + (b - a) * u);
+    }
+  }
+  auto s = pack.part_streams(0);
+  EXPECT_TRUE(s) << s.error().message();
+  if (!s) return 0;
+  h.bytes(s->joints1.data(), s->joints1.size_bytes());
+  h.bytes(s->weights1.data(), s->weights1.size_bytes());
+  h.bytes(s->morph.positions.data(), s->morph.positions.size_bytes());
+  h.bytes(s->morph.normals.data(), s->morph.normals.size_bytes());
+  h.bytes(s->morph.tangents.data(), s->morph.tangents.size_bytes());
+  return h.h;
+}
+
+TEST(PackMorph, GoldenVersionFivePackPlaysToItsHash) {
+  const fs::path golden = fs::path(ANIMPACK_SOURCE_DIR) / "tests/data/packs/morph_v5.anpk";
+  if (std::getenv("ANIMPACK_WRITE_GOLDEN") && kPackFormatVersion == 5) {
+    ASSERT_EQ(write_file_atomically(golden, write_pack(morph_pack())), "");
+  }
+  auto stored = Pack::open(golden.string());
+  ASSERT_TRUE(stored) << golden << ": " << stored.error().message();
+  EXPECT_EQ(stored->format_version(), 5u);
+  EXPECT_TRUE(stored->parts()[0].eight_influences);
+  EXPECT_EQ(stored->rig(0).morph_sets().size(), 2u);
+  const uint64_t h = morph_golden_run(*stored);
+  EXPECT_EQ(h, kMorphGoldenHash) << "got 0x" << std::hex << h;
+  auto fresh = Pack::from_bytes(write_pack(morph_pack()));
+  ASSERT_TRUE(fresh) << fresh.error().message();
+  EXPECT_EQ(morph_golden_run(*fresh), h) << "the writer's pack plays like the committed one";
 }
 
 // The committed packs of versions 1 to 4 open with no morph sets, no weights channels and
