@@ -148,8 +148,8 @@ std::vector<Joint> turned_joints(const std::vector<Joint>& src, Quat turn, float
 }
 
 // Inverse binds that bind vertices at the rest pose.
-std::vector<Mat4> rest_inverse_binds(const std::vector<Joint>& joints) {
-  Skeleton s = make_skeleton(joints);
+std::vector<Mat4> rest_inverse_binds(const std::vector<Joint>& joints, const Mat4& root) {
+  Skeleton s = make_skeleton(joints, root);
   std::vector<Trs> locals(joints.size());
   std::vector<Mat4> globals(joints.size());
   EXPECT_TRUE(rest_pose(s, locals));
@@ -158,8 +158,8 @@ std::vector<Mat4> rest_inverse_binds(const std::vector<Joint>& joints) {
   return globals;
 }
 
-Skeleton bound_skeleton(const std::vector<Joint>& joints) {
-  Result<Skeleton> s = Skeleton::create(joints, rest_inverse_binds(joints), {});
+Skeleton bound_skeleton(const std::vector<Joint>& joints, const Mat4& root = {}) {
+  Result<Skeleton> s = Skeleton::create(joints, rest_inverse_binds(joints, root), root);
   EXPECT_TRUE(s) << s.error().message();
   return s ? std::move(*s) : Skeleton{};
 }
@@ -213,20 +213,26 @@ std::vector<Mat4> pose_globals(const Skeleton& s, const Clip& clip, float t) {
 
 Vec3 position(const Mat4& m) { return {m.m[12], m.m[13], m.m[14]}; }
 
-TEST(Retarget, TurnedJointFramesPlayTheSourceBoneDirections) {
+// Plays biped_clip() on the biped and, retargeted, on the biped with turned frames and
+// bones k times as long, both under `root`; `up` is the model's up (root's image of +y).
+void expect_turned_rig_follows(const Mat4& root, Vec3 up) {
   const float k = 1.5f;
   const Quat turn = quat_from_axis_angle(normalize(Vec3{0.2f, -1, 0.7f}), 2.1f);
   const std::vector<Joint> src_joints = biped_joints();
   const std::vector<Joint> dst_joints = turned_joints(src_joints, turn, k);
-  const Skeleton source = bound_skeleton(src_joints);
-  const Skeleton target = bound_skeleton(dst_joints);
+  const Skeleton source = bound_skeleton(src_joints, root);
+  const Skeleton target = bound_skeleton(dst_joints, root);
   const Clip clip = biped_clip();
 
   const JointPairing pairing = pair_joints(source, target, {}, {});
   EXPECT_EQ(pairing.target_of, (std::vector<int>{0, 1, 2, 3, 4, 5, 6}));
-  const RetargetedClip r = retarget_clip(clip, source, target, pairing, {});
+  RetargetOptions options;
+  options.up = up;
+  const RetargetedClip r = retarget_clip(clip, source, target, pairing, options);
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_TRUE(r.dropped_joints.empty());
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("hip ratio 1.5"), std::string::npos) << r.notes[0];
   ASSERT_EQ(r.clip.channels().size(), clip.channels().size());
   EXPECT_EQ(r.clip.name(), "Walk");
   ASSERT_EQ(r.clip.events().size(), 1u);
@@ -258,6 +264,16 @@ TEST(Retarget, TurnedJointFramesPlayTheSourceBoneDirections) {
       EXPECT_NEAR(vt.z, vs.z, 1e-4) << "vertex " << j << " at " << t;
     }
   }
+}
+
+TEST(Retarget, TurnedJointFramesPlayTheSourceBoneDirections) {
+  expect_turned_rig_follows(Mat4{}, {0, 1, 0});
+}
+
+TEST(Retarget, TurnedJointFramesUnderATurnedRootPlayTheSourceBoneDirections) {
+  // A Z-up file: the root matrix turns +y onto +z, so the hips' height is measured along z.
+  const Quat z_up = quat_from_axis_angle({1, 0, 0}, 1.5707964f);
+  expect_turned_rig_follows(to_matrix(Trs{{}, z_up, {1, 1, 1}}), rotate(z_up, {0, 1, 0}));
 }
 
 TEST(Retarget, HipsTranslationScaledByTheHipHeightRatio) {
