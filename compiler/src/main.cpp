@@ -20,6 +20,7 @@
 #include "output_check.h"
 #include "play_commands.h"
 #include "preview_command.h"
+#include "retarget_command.h"
 
 #ifndef ANIMPACK_VERSION
 #define ANIMPACK_VERSION "0.0.0"
@@ -46,6 +47,8 @@ const char* const kUsage =
     "                                one object's joints and vertices at a tick\n"
     "  preview PACK.anpk --object NAME -o OUT.png\n"
     "                                traced filmstrips of an object's clips as one PNG\n"
+    "  retarget SOURCE TARGET [-o OUT.anpk | --dry-run]\n"
+    "                                SOURCE's clips on TARGET's skeleton: pairing, pack\n"
     "\n"
     "  animpack <command> --help     the command's options\n"
     "  animpack --version            the version\n"
@@ -594,6 +597,7 @@ int dispatch(int argc, char** argv) {
   if (command == "play") return play_main(argc - 2, argv + 2);
   if (command == "pose") return pose_main(argc - 2, argv + 2);
   if (command == "preview") return preview_command(argc - 2, argv + 2);
+  if (command == "retarget") return retarget_command(argc - 2, argv + 2);
   std::fprintf(stderr, "animpack: unknown command '%s'\n\n%s", argv[1], kUsage);
   return kExitUsage;
 }

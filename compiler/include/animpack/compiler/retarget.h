@@ -9,26 +9,37 @@
 //     if (r.ok) clips.push_back(std::move(r.clip));
 //   }
 //
-// Pairing (pair_joints): a humanoid map (bone -> joint name) given for both rigs pairs the
-// joints mapped to one bone first; every other joint pairs with the target joint of the
-// same canonical name (canonical_joint_name: lower case, separators ' ', '_', '-', '.',
-// ':' and '|' removed, then one common rig prefix removed: "mixamorig", "armature", "bip01",
-// "bip001", "def", "rig", "valvebiped", "bip"), when exactly one target joint has it.
-// A map given for one rig only pairs its joints with target joints named as the bone.
+// Pairing (pair_joints), in three passes, each pairing only joints still unpaired on both
+// sides: (1) a humanoid map (bone -> joint name) given for both rigs pairs the joints mapped
+// to one bone; a map given for one rig only pairs its joints with the other rig's joint
+// whose canonical name is the bone's; (2) joints of equal names, each name once per rig;
+// (3) joints of equal canonical names (canonical_joint_name: rig prefixes removed, then
+// lower case, separators ' ', '_', '-', '.', ':' and '|' removed), each canonical name once
+// among the rest of each rig; a name two joints share is left unpaired with the reason.
+// A rig prefix ("mixamorig", "armature", "bip01", "bip001", "def", "rig", "valvebiped",
+// "bip", any case) is removed where it ends a word: before a separator or, camel case,
+// before an upper-case letter that follows a lower-case one ("mixamorigHips"), so that
+// "RightArm" keeps its "rig"; several are removed in turn ("Armature|mixamorig:Hips").
 //
 // Retargeting (retarget_clip): a rotation keeps its turn relative to each rig's rest pose,
-// measured in the model frame: with S and T the two joints' rest global rotations and
-// s and t their rest local rotations, a source key q becomes
+// measured in the model frame: with S and T the two joints' rest global rotations (the
+// root matrix's rotation times the rest local rotations down the chain) and s and t their
+// rest local rotations, a source key q becomes
 //   t * (T^-1 * S) * (s^-1 * q) * (S^-1 * T)
-// (the source delta from rest, carried into the target joint's rest frame); the hips
-// joint's translation keys are carried the same way and scaled by the ratio of the rigs'
-// hip heights (rest global height along `up`); other translation and all scale keys of
-// paired joints are kept only when both rigs' rest values are equal (else the target's rest
-// holds, with a note). Channels of joints without a pair are dropped (listed in the
-// result). Linear maps keep cubic tangents exact. When a pair's rest local and global
-// rotations (and, for translation, the rest translation and hip ratio 1) are bitwise
-// equal, keys are copied unchanged: retargeting a rig onto itself is bit-identical to not
-// retargeting.
+// (the source delta from rest, carried into the target joint's rest frame). The hips
+// joint's translation keys are carried through the model frame and scaled by the ratio of
+// the rigs' hip heights (rest global height along `up`): p' = Pt^-1 * ratio * Ps * p with
+// Ps and Pt the rest global matrices of the two hips' parents (the root matrix for a root).
+// Other translation and all scale keys of paired joints are kept only when both rigs' rest
+// values are equal, within 1e-5 of their length (else the target's rest holds, with a
+// note). Channels of joints without a pair are dropped (listed in the result). The maps are
+// linear (affine for the hips, whose tangents take the linear part), so cubic tangents go
+// through them exactly. When a pair's rest local and global rotations (for the hips'
+// translation: the parents' rest matrices, and a hip ratio of 1) are bitwise equal, keys
+// are copied unchanged: retargeting a rig onto itself is bit-identical to not
+// retargeting. kWeights channels address morph sets, not joints: they are copied unchanged
+// when the caller says both rigs' morph sets match (RetargetOptions::morph_sets_match),
+// else dropped with a note. docs/retargeting.md explains the method.
 #pragma once
 
 #include <string>
@@ -84,9 +95,11 @@ std::string canonical_joint_name(std::string_view name);
 struct JointPairing {
   std::vector<int> target_of;              // per source joint: its target joint, or -1
   std::vector<std::string> how;            // per source joint: "name", "humanoid:<bone>", ""
+  std::vector<std::string> reason;         // per source joint: why it is unpaired, or ""
   std::vector<int> unpaired_targets;       // target joints no source joint pairs with
   int source_hips = -1, target_hips = -1;  // the humanoid "hips" pair, else the paired
-                                           // root-most joints with translation channels
+                                           // root-most joints (retarget_clip takes the
+                                           // root-most paired joint the clip translates)
 };
 
 // Pairs the joints of `source` with those of `target` (see the header comment). Maps may
@@ -102,6 +115,9 @@ JointPairing pair_joints_by_name(const Skeleton& source, const Skeleton& target)
 struct RetargetOptions {
   bool retarget = true;  // false: only renumber joints (pair_joints_by_name's use)
   Vec3 up{0, 1, 0};      // the rigs' up axis (hip heights)
+  // kWeights channels are copied unchanged (set index and width) when true: the caller
+  // knows both rigs have the same morph sets; when false they are dropped with a note.
+  bool morph_sets_match = false;
 };
 
 struct RetargetedClip {
