@@ -162,12 +162,46 @@ Keys cut_channel(const Channel& ch, float from, float to) {
     }
     out.times.push_back(at);
   };
+  // A cubic rotation's value inside a segment is not a unit quaternion (the runtime
+  // normalises what the Hermite basis gives), and the runtime returns a channel's first and
+  // last key values as they are: so a cut end inside a segment gets the normalised value,
+  // and a lead key `lead` seconds inside the cut with the cubic's own value and tangent, from
+  // which on the curve is the source's (between the two, 1e-6 s apart or two ulps of `to`,
+  // the difference is the unit value's distance from the cubic's times the motion in that
+  // time: far below 1e-6 at any speed a character turns).
+  const bool lead_in = cubic && ch.property == Property::kRotation;
+  const float lead = std::max(1e-6f, 2.0f * (std::nextafter(to, 2.0f * to + 1.0f) - to));
+  const auto inside = [&](float t) {
+    return t > ch.times[0] && t < ch.times[n - 1] &&
+           !std::binary_search(ch.times.begin(), ch.times.end(), t);
+  };
+  const auto normalised_end_key = [&](float t, float at) {
+    end_key(t, at);
+    float* q = out.values.data() + out.values.size() - 2 * width;  // the value group
+    const double len =
+        std::sqrt(static_cast<double>(q[0]) * q[0] + static_cast<double>(q[1]) * q[1] +
+                  static_cast<double>(q[2]) * q[2] + static_cast<double>(q[3]) * q[3]);
+    if (len > 0) {
+      for (size_t i = 0; i < 4; ++i) q[i] = static_cast<float>(q[i] / len);
+    }
+  };
   // The first key: a source key exactly at `from`, else the value sampled there.
   size_t k = static_cast<size_t>(std::lower_bound(ch.times.begin(), ch.times.end(), from) -
                                  ch.times.begin());
+  // (No lead key where a source key lies within it: that key is the lead.)
+  const size_t last_before_to = static_cast<size_t>(
+      std::lower_bound(ch.times.begin(), ch.times.end(), to) - ch.times.begin());
+  const bool lead_from =
+      lead_in && inside(from) && lead < span / 4 && (k >= n || ch.times[k] > from + lead);
+  const bool lead_to = lead_in && inside(to) && lead < span / 4 &&
+                       (last_before_to == 0 || ch.times[last_before_to - 1] < to - lead);
   if (k < n && ch.times[k] == from) {
     keep_key(k, 0.0f);
     ++k;
+  } else if (lead_from) {
+    normalised_end_key(from, 0.0f);
+    const float t = from + lead;
+    end_key(t, t - from);
   } else {
     end_key(from, 0.0f);
   }
@@ -180,6 +214,10 @@ Keys cut_channel(const Channel& ch, float from, float to) {
   }
   if (k < n && ch.times[k] == to) {
     keep_key(k, span);
+  } else if (lead_to) {
+    const float t = to - lead;
+    if (t - from > out.times.back()) end_key(t, t - from);
+    normalised_end_key(to, span);
   } else {
     end_key(to, span);
   }
