@@ -676,17 +676,17 @@ MeshClips make_mesh_clips(const Scene& scene, const SceneMesh& mesh, const ClipP
         }
       }
       const auto [it, inserted] = taken.emplace(name, TakenName{pos, given});
-      if (inserted) continue;
+      if (inserted) {
+        out.clips.push_back(std::move(made[c]));
+        out.source_animations.push_back(animations[c]);
+        continue;
+      }
       out.ok = false;
       if (it->second.given && given) continue;  // E0178, the reader's
       host.report("E0226", Severity::kError, pos,
                   which + " gives mesh " + quote(mesh.name) + " a clip named " + quote(name) +
                       ", which an earlier source (line " + std::to_string(it->second.pos.line) +
                       ") already gave it; rename one (`name`, `rename`)");
-    }
-    for (size_t c = 0; c < made.size(); ++c) {
-      out.clips.push_back(std::move(made[c]));
-      out.source_animations.push_back(animations[c]);
     }
   }
   return out;

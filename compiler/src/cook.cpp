@@ -201,7 +201,7 @@ class Cooker : public ClipSourceHost {
     } else {
       MeshClips clips = make_mesh_clips(scene_, mesh, own, *this);
       loaded.clips_ok = clips.ok;
-      if (own) {
+      if (own && clips.ok) {
         if (std::optional<Rig> rig = rebuilt(*own->rig, std::move(clips.clips), mesh)) {
           loaded.made_rig = std::move(rig);
           loaded.made_animations = std::move(clips.source_animations);
