@@ -76,6 +76,12 @@ void Clip::add_channel(uint16_t joint, Property property, Interpolation interpol
   add_channel_view(Channel{joint, property, interpolation, t, v});
 }
 
+void Clip::add_weights_channel(uint16_t set, uint16_t width, Interpolation interpolation,
+                               std::span<const float> times, std::span<const float> values) {
+  add_channel(set, Property::kWeights, interpolation, times, values);
+  channels_.back().width = width;
+}
+
 void Clip::add_channel_view(const Channel& channel) {
   channels_.push_back(channel);
   if (!channel.times.empty()) duration_ = std::max(duration_, channel.times.back());
@@ -84,7 +90,11 @@ void Clip::add_channel_view(const Channel& channel) {
 Clip Clip::copy() const {
   Clip out(name_);
   for (const Channel& ch : channels_) {
-    out.add_channel(ch.joint, ch.property, ch.interpolation, ch.times, ch.values);
+    if (ch.property == Property::kWeights) {
+      out.add_weights_channel(ch.joint, ch.width, ch.interpolation, ch.times, ch.values);
+    } else {
+      out.add_channel(ch.joint, ch.property, ch.interpolation, ch.times, ch.values);
+    }
   }
   for (const ClipEvent& e : events_) out.add_event(e.name, e.time);
   out.extend_duration(duration_);

@@ -159,14 +159,17 @@ inline constexpr GltfCodeInfo kImportIssueCodes[] = {
      "extras.targetNames names two targets alike; the later one is suffixed with _<index> "
      "(warning)."},
     {"ANIMATION_CHANNEL_OUTSIDE_RIG",
-     "A channel moves a node that is not a rig joint; it is skipped (warning)."},
+     "A channel moves a node that is not a rig joint, or animates the weights of a node "
+     "without a morph set; it is skipped (warning)."},
     {"ANIMATION_EMPTY", "No channel of an animation is kept; the animation is skipped (warning)."},
     {"ANIMATION_DUPLICATE_NAME",
      "An animation has the name of an earlier clip; it is suffixed with _<index> (warning)."},
     {"RIG_INVALID", "The runtime refused the rig (Skeleton::create or Rig::create failed)."},
     {"RIG_TOO_MANY_JOINTS",
-     "A node rig (an animated file without a skin: every node of the scene is a joint) has "
-     "more than kGltfMaxSkinJoints (1024) joints."},
+     "A rig has more than kGltfMaxSkinJoints (1024) joints: a node rig (a file without a "
+     "skin that animates nodes or has morph targets: every node of the scene is a joint), or "
+     "a skin rig (the union of several skins' joints, the nodes between them and helper "
+     "joints)."},
     {"NORMALS_GENERATED",
      "A primitive has no NORMAL: it is unwelded and given flat normals, as glTF asks (note)."},
     {"TANGENTS_GENERATED",
