@@ -31,9 +31,14 @@
 // primitive in the default scene (doc.roots) uses them; others are checked but not decoded.
 // Image limits: each side <= kGltfMaxImageSide (16384, the pack's kMaxTextureSide) and the
 // decoded RGBA8 bytes count against kGltfMaxDecodedBytes with everything else. Cameras are
-// not read or checked; JOINTS_2/WEIGHTS_2 and later sets are ignored with a warning. Every index in
-// the file is checked before use; nothing reads out of bounds whatever the input. The reader never
-// throws and never exits.
+// not read or checked; JOINTS_2/WEIGHTS_2 and later sets are checked but not delivered (a
+// warning), nor are morph targets' TEXCOORD_n and COLOR_n deltas (a warning per file).
+// Morph targets: every
+// primitive of a mesh has the same number (at most kGltfMaxMorphTargets), each delta
+// accessor displaces an attribute the primitive has, with its count; mesh.weights and
+// node.weights have one value per target; a weights channel's output has targets values
+// per key (x3 for CUBICSPLINE). Every index in the file is checked before use; nothing
+// reads out of bounds whatever the input. The reader never throws and never exits.
 #pragma once
 
 #include <array>
@@ -79,6 +84,9 @@ inline constexpr GltfCodeInfo kGltfIssueCodes[] = {
      "first such node."},
     {"SKIN_TOO_MANY_JOINTS", "A skin lists more than kGltfMaxSkinJoints (1024) joints."},
     {"ANIMATIONS_TOO_MANY", "The file has more than kGltfMaxAnimations (1024) animations."},
+    {"MESH_TOO_MANY_MORPH_TARGETS",
+     "A primitive has more than kGltfMaxMorphTargets (256, the runtime's kMaxMorphTargets) "
+     "morph targets."},
     // GLB container.
     {"GLB_UNEXPECTED_END_OF_HEADER", "The file is shorter than the 12-byte GLB header."},
     {"GLB_INVALID_MAGIC", "The GLB magic is not 'glTF'."},
@@ -107,7 +115,7 @@ inline constexpr GltfCodeInfo kGltfIssueCodes[] = {
     {"UNRESOLVED_REFERENCE", "An index refers to an object that does not exist."},
     {"UNSATISFIED_DEPENDENCY",
      "A property needs another that is missing (accessor byteOffset without bufferView, node skin "
-     "without mesh)."},
+     "or weights without mesh)."},
     {"DUPLICATE_ELEMENTS",
      "An index list (skin joints, node children, scene nodes) repeats an index."},
     {"UNKNOWN_ASSET_MAJOR_VERSION", "asset.version is not 2.x."},
@@ -149,7 +157,9 @@ inline constexpr GltfCodeInfo kGltfIssueCodes[] = {
     {"ACCESSOR_MAX_MISMATCH", "accessor.max is not the actual maximum (warning)."},
     // Meshes and skinning data.
     {"MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_INVALID_FORMAT",
-     "An attribute's type or component type is not allowed for its semantic."},
+     "An attribute's type or component type is not allowed for its semantic (for a morph "
+     "target's POSITION, NORMAL or TANGENT: VEC3 FLOAT, or with KHR_mesh_quantization (normalised) "
+     "BYTE or SHORT)."},
     {"MESH_PRIMITIVE_UNEQUAL_ACCESSOR_COUNT", "A primitive's attributes differ in count."},
     {"MESH_PRIMITIVE_EXTRA_SETS",
      "TEXCOORD_2 or more, or COLOR_1 or more, exist; they are ignored (warning, once per "
@@ -160,7 +170,8 @@ inline constexpr GltfCodeInfo kGltfIssueCodes[] = {
     {"MESH_PRIMITIVE_NO_POSITION", "A primitive has no POSITION (warning)."},
     {"MESH_PRIMITIVE_JOINTS_WEIGHTS_MISMATCH", "JOINTS_n and WEIGHTS_n sets do not pair up."},
     {"MESH_PRIMITIVE_EXTRA_INFLUENCES",
-     "JOINTS_1/WEIGHTS_1 or more exist; only JOINTS_0 and WEIGHTS_0 are delivered (warning)."},
+     "JOINTS_2/WEIGHTS_2 or more exist; only sets 0 and 1 (8 influences) are delivered, the "
+     "influences beyond 8 are dropped (warning)."},
     {"MESH_PRIMITIVE_INDICES_ACCESSOR_INVALID_FORMAT",
      "indices is not a SCALAR unsigned integer accessor."},
     {"ACCESSOR_INDEX_OOB", "An index value is >= the primitive's vertex count."},
@@ -170,7 +181,24 @@ inline constexpr GltfCodeInfo kGltfIssueCodes[] = {
      "A vertex uses the same joint twice with non-zero weights (warning)."},
     {"ACCESSOR_WEIGHTS_NEGATIVE", "A joint weight is negative."},
     {"ACCESSOR_WEIGHTS_NON_NORMALIZED",
-     "A vertex's weights do not sum to 1 (warning; the cooker renormalises)."},
+     "A vertex's weights (WEIGHTS_0 and WEIGHTS_1 together, and any later set) do not sum to 1 "
+     "(warning; the cooker renormalises)."},
+    // Morph targets.
+    {"MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT",
+     "A primitive has a different number of morph targets than the mesh's first primitive."},
+    {"MESH_PRIMITIVE_MORPH_TARGET_NO_BASE_ACCESSOR",
+     "A morph target displaces an attribute the primitive does not have."},
+    {"MESH_PRIMITIVE_MORPH_TARGET_INVALID_ATTRIBUTE_COUNT",
+     "A morph target's delta accessor has a different count than the base attribute's."},
+    {"MESH_PRIMITIVE_MORPH_TARGET_EXTRA_ATTRIBUTE",
+     "A morph target has TEXCOORD_n, COLOR_n or other deltas; only POSITION, NORMAL and TANGENT "
+     "deltas are read (warning, once per file)."},
+    {"MESH_INVALID_WEIGHTS_COUNT", "mesh.weights does not have one weight per morph target."},
+    {"MESH_TARGET_NAMES_INVALID",
+     "mesh.extras.targetNames is not an array of one string per morph target; the targets get "
+     "no names from the file (warning)."},
+    {"NODE_WEIGHTS_INVALID",
+     "node.weights does not have one weight per morph target of the node's mesh."},
     // Nodes and scenes.
     {"NODE_LOOP", "The node is part of a cycle of children."},
     {"NODE_PARENT_OVERRIDE", "A node is the child of more than one node."},
@@ -241,9 +269,11 @@ inline constexpr uint64_t kGltfMaxDecodedBytes = uint64_t{1} << 30;
 inline constexpr uint32_t kGltfMaxImageSide = 16384;
 // Limits on a file's structure (docs/scene-format.md, limits), each an error: they keep
 // every walk of the hierarchy near-linear and every rig one the runtime takes.
-inline constexpr size_t kGltfMaxNodeDepth = 256;    // levels below a root node
-inline constexpr size_t kGltfMaxSkinJoints = 1024;  // joints of one skin
-inline constexpr size_t kGltfMaxAnimations = 1024;  // animations of one file
+inline constexpr size_t kGltfMaxNodeDepth = 256;     // levels below a root node
+inline constexpr size_t kGltfMaxSkinJoints = 1024;   // joints of one skin
+inline constexpr size_t kGltfMaxAnimations = 1024;   // animations of one file
+inline constexpr size_t kGltfMaxMorphTargets = 256;  // morph targets of one mesh (runtime's
+                                                     // kMaxMorphTargets, morph.h)
 
 // accessor.componentType values.
 enum class GltfComponentType : uint16_t {
