@@ -86,15 +86,6 @@ void Clip::add_weights_channel(uint16_t set, uint16_t width, Interpolation inter
   add_owned(Channel{set, Property::kWeights, interpolation, {}, {}, width}, times, values);
 }
 
-void Clip::add_weights_channel(uint16_t set, uint16_t width, Interpolation interpolation,
-                               std::span<const float> times, std::span<const float> values) {
-  owned_keys_.emplace_back(times.begin(), times.end());
-  const std::span<const float> t = owned_keys_.back();
-  owned_keys_.emplace_back(values.begin(), values.end());
-  const std::span<const float> v = owned_keys_.back();
-  add_channel_view(Channel{set, Property::kWeights, interpolation, t, v, width});
-}
-
 void Clip::add_channel_view(const Channel& channel) {
   channels_.push_back(channel);
   if (!channel.times.empty()) duration_ = std::max(duration_, channel.times.back());
