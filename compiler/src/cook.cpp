@@ -151,7 +151,10 @@ class Cooker : public ClipSourceHost {
       f.what = "does not load";
       return;
     }
-    ImportedModel model = import_gltf(doc, mesh.name, pack_source_name(scene_.folder, mesh.file));
+    ImportOptions options;
+    options.max_influences = mesh.max_influences;  // 4 or 8, checked by the scene reader
+    ImportedModel model =
+        import_gltf(doc, mesh.name, pack_source_name(scene_.folder, mesh.file), options);
     for (const ImportIssue& issue : model.issues) {
       if (issue.note) {
         // Something the import made (generated normals or tangents): a note naming the
