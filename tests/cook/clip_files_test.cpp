@@ -266,6 +266,30 @@ TEST_F(ClipFiles, ProblemsOfSelectionNamesAndCutsAreAtTheirKeys) {
       << printed();
 }
 
+TEST_F(ClipFiles, RetargetingOntoTheSameSkeletonIsBitIdentical) {
+  // b takes a's clips (retarget_from without a file), c a clip file made for a's skeleton:
+  // both skeletons are the Fox's, so retargeting changes no bit.
+  write("Fox_all.gltf", fox_);
+  const CookOutput out = cook(
+      "[[mesh]]\nname = \"a\"\nfile = \"Fox_all.gltf\"\n"
+      "[[mesh]]\nname = \"b\"\nfile = \"Fox.gltf\"\nclips = [{ retarget_from = \"c\" }]\n"
+      "[[mesh]]\nname = \"c\"\nfile = \"Fox.gltf\"\n"
+      "clips = [{ file = \"Fox@Run.gltf\", retarget_from = \"a\" }, { retarget_from = \"a\" ,"
+      " include = [\"Walk\"] }]\n");
+  ASSERT_FALSE(sink_.has_errors()) << printed();
+  EXPECT_EQ(sink_.warning_count(), 0u) << printed();
+  ASSERT_EQ(out.pack.rigs.size(), 3u);
+  const Rig& a = out.pack.rigs[0].rig;
+  const Rig& b = out.pack.rigs[1].rig;  // b's clips are c's, made after c's (document order)
+  const Rig& c = out.pack.rigs[2].rig;
+  ASSERT_EQ(c.clips().size(), 2u);
+  expect_same_clip(a.clips()[2], c.clips()[0]);  // Run
+  expect_same_clip(a.clips()[1], c.clips()[1]);  // Walk
+  ASSERT_EQ(b.clips().size(), 2u);
+  expect_same_clip(c.clips()[0], b.clips()[0]);
+  expect_same_clip(c.clips()[1], b.clips()[1]);
+}
+
 TEST_F(ClipFiles, ClipsForAMeshWithoutARigAreRefused) {
   write_text("Static.gltf",
              R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{}]})");
