@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "animpack/compiler/atlas_import.h"
+#include "animpack/compiler/clip_sources.h"
 #include "animpack/compiler/gltf_reader.h"
 #include "animpack/compiler/import_gltf.h"
 #include "animpack/compiler/mesh_bounds.h"
@@ -26,10 +27,30 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// One distinct model file, read and imported once per cook (by its canonical path and the
+// import options) however many meshes and clip sources name it.
+struct LoadedFile {
+  std::string shown;      // the path as first named (scene folder / file), for messages
+  std::string failure;    // why it cannot be read at all ("" when it was read)
+  int errors = 0;         // errors inside the file (reported there, once)
+  const char* what = "";  // "does not load" or "cannot be imported", for the note
+  std::optional<ImportedModel> model;  // when it imported without errors
+  ClipPool pool;                       // its rig and clips, when the model has a rig
+  int first_material = -1;             // its materials in the pack, once merged
+  bool ok() const { return model.has_value(); }
+};
+
 // What one scene [[mesh]] became: its index in the pack (-1 when it did not load).
 struct LoadedMesh {
   int pack_mesh = -1;
   int pack_rig = -1;
+  LoadedFile* file = nullptr;  // its model file (null when it did not load)
+  // Its clips as its sources made them (clip_sources.h), the rig's clips when it has no
+  // `clips`; made_pool.rig points at made_rig.
+  std::optional<Rig> made_rig;
+  std::vector<int> made_animations;
+  ClipPool made_pool;
+  bool clips_ok = false;
 };
 
 std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
@@ -40,7 +61,7 @@ std::string seconds(float t) {
   return text;
 }
 
-class Cooker {
+class Cooker : public ClipSourceHost {
  public:
   Cooker(const fs::path& scene_file, DiagnosticSink& sink) : sink_(sink) {
     scene_ = read_scene(scene_file, sink);
@@ -52,7 +73,12 @@ class Cooker {
     for (const Diagnostic& d : sink_.diagnostics()) {
       if (d.code == "E0001" || d.code == "E0002") return std::move(out_);  // nothing to check
     }
+    // Meshes: every model file read and imported (once each), then each mesh's clips made
+    // from its sources (a mesh after those whose clips it takes), then the pack's meshes
+    // and rigs in document order.
     for (const SceneMesh& mesh : scene_.meshes) load_mesh(mesh);
+    for (size_t m : clip_source_order(scene_)) make_clips(scene_.meshes[m]);
+    for (const SceneMesh& mesh : scene_.meshes) add_mesh(mesh);
     for (const SceneObject& object : scene_.objects) cook_object(object);
     finish_rigs();
     bake_root_tracks();
@@ -67,78 +93,236 @@ class Cooker {
     sink_.report(code, file_, pos.line, pos.col, std::move(message));
   }
 
-  void load_mesh(const SceneMesh& mesh) {
-    if (mesh.name.empty() || mesh.file.empty() || meshes_.count(mesh.name)) return;
-    if (contents_reported_) return;  // the pack is over its limit: load no more
-    LoadedMesh& loaded = meshes_[mesh.name];
-    const fs::path path = scene_.folder / mesh.file;
-    const std::string shown = path.string();
+  // --- Model files and meshes. ---
+
+  // A model file by the name a scene key gives it, read and imported once per cook (the
+  // key: its canonical path and the import options); nullptr after reporting at `pos`: E0201
+  // for a file that cannot be read, or a note at `pos` pointing at the errors reported in
+  // the file (those once, however many keys name it).
+  LoadedFile* load_file(const std::string& file, SourcePos pos, const SceneMesh& mesh) {
+    const fs::path path = scene_.folder / file;
+    std::error_code ec;
+    fs::path canonical = fs::weakly_canonical(path, ec);
+    if (ec) canonical = path.lexically_normal();
+    const std::string key = canonical.string() + '\0' + std::to_string(mesh.max_influences);
+    auto [it, inserted] = files_.try_emplace(key);
+    LoadedFile& f = it->second;
+    if (inserted) read_model(path, mesh, f);
+    if (!f.failure.empty()) {
+      at("E0201", pos, "mesh " + quote(mesh.name) + ": " + file + ": " + f.failure);
+      return nullptr;
+    }
+    if (!f.ok()) {
+      sink_.add({"E0201", Severity::kNote, file_, pos.line, pos.col,
+                 "mesh " + quote(mesh.name) + " names " + f.shown + ", which " + f.what + " (" +
+                     std::to_string(f.errors) + " error" + (f.errors == 1 ? "" : "s") + " above)"});
+      return nullptr;
+    }
+    return &f;
+  }
+
+  // Reads and imports one model file into `f`, reporting its problems in the file itself
+  // (glTF issues at their JSON pointer).
+  void read_model(const fs::path& path, const SceneMesh& mesh, LoadedFile& f) {
+    f.shown = path.string();
     const GltfDocument doc = read_gltf(path);
-    for (const fs::path& f : doc.files) out_.inputs.push_back(f);
+    for (const fs::path& p : doc.files) out_.inputs.push_back(p);
     if (doc.files.empty()) out_.inputs.push_back(path);
     // A file that cannot be read at all is one problem, reported at the scene key.
     if (doc.files.empty()) {
-      std::string reason = "cannot be read";
+      f.failure = "cannot be read";
       for (const GltfIssue& issue : doc.issues) {
         if (issue.error) {
-          reason = issue.message;
+          f.failure = issue.message;
           break;
         }
       }
-      at("E0201", mesh.file_pos, "mesh " + quote(mesh.name) + ": " + mesh.file + ": " + reason);
       return;
     }
     // Problems inside the file are reported in it, at their JSON pointer, with a note at
-    // the scene key that named the file.
-    int errors = 0;
+    // each scene key that names the file.
     for (const GltfIssue& issue : doc.issues) {
       std::string where = issue.pointer.empty()
                               ? (issue.offset >= 0 ? "byte " + std::to_string(issue.offset) : "")
                               : issue.pointer;
-      add_in_file(shown, issue.error, where, issue.message, issue.code, errors);
+      add_in_file(f.shown, issue.error, where, issue.message, issue.code, f.errors);
     }
-    if (errors > 0) {
-      note(mesh, shown, errors, "does not load");
+    if (f.errors > 0) {
+      f.what = "does not load";
       return;
     }
-    ImportedModel model = import_gltf(doc, mesh.name, pack_source_name(scene_.folder, mesh.file));
+    ImportOptions options;
+    options.max_influences = mesh.max_influences;  // 4 or 8, checked by the scene reader
+    ImportedModel model =
+        import_gltf(doc, mesh.name, pack_source_name(scene_.folder, mesh.file), options);
     for (const ImportIssue& issue : model.issues) {
       if (issue.note) {
         // Something the import made (generated normals or tangents): a note naming the
         // mesh and the primitive, in the glTF file.
-        sink_.add({"W0301", Severity::kNote, shown, 0, 0,
+        sink_.add({"W0301", Severity::kNote, f.shown, 0, 0,
                    "mesh " + quote(mesh.name) + ": " + issue.pointer + ": " + issue.message + " [" +
                        issue.code + "]"});
         continue;
       }
-      add_in_file(shown, issue.error, issue.pointer, issue.message, issue.code, errors);
+      add_in_file(f.shown, issue.error, issue.pointer, issue.message, issue.code, f.errors);
     }
-    if (errors > 0 || !model.ok()) {
-      note(mesh, shown, errors, "cannot be imported");
+    if (f.errors > 0 || !model.ok()) {
+      f.what = "cannot be imported";
       return;
     }
+    f.model = std::move(model);
+    if (f.model->rig) {
+      f.pool.rig = &f.model->rig->rig;
+      f.pool.animations = f.model->rig->clip_source_animations;
+      f.pool.file = pack_source_name(scene_.folder, mesh.file);
+    }
+  }
+
+  // Phase 1: the mesh's own file, and its humanoid joints against its rig (E0230).
+  void load_mesh(const SceneMesh& mesh) {
+    if (mesh.name.empty() || mesh.file.empty() || meshes_.count(mesh.name)) return;
+    LoadedMesh& loaded = meshes_[mesh.name];
+    loaded.file = load_file(mesh.file, mesh.file_pos, mesh);
+    if (loaded.file == nullptr) return;
+    check_humanoid(mesh, loaded.file->pool.rig, *this);
+  }
+
+  // Phase 2: the mesh's clips, from its sources (clip_sources.h) or, without `clips`, its
+  // own file's animations as imported.
+  void make_clips(const SceneMesh& mesh) {
+    const auto it = meshes_.find(mesh.name);
+    if (it == meshes_.end() || it->second.file == nullptr) return;
+    LoadedMesh& loaded = it->second;
+    if (&mesh != find_mesh(scene_, mesh.name)) return;  // a repeated name (E0104)
+    const ClipPool* own = loaded.file->pool.rig ? &loaded.file->pool : nullptr;
+    if (!mesh.has_clips) {
+      if (own) {
+        loaded.made_rig = copy_rig(*own->rig, copy_clips(*own->rig));
+        loaded.made_animations = own->animations;
+      }
+      loaded.clips_ok = true;
+    } else {
+      MeshClips clips = make_mesh_clips(scene_, mesh, own, *this);
+      loaded.clips_ok = clips.ok;
+      if (own && clips.ok) {
+        if (std::optional<Rig> rig = rebuilt(*own->rig, std::move(clips.clips), mesh)) {
+          loaded.made_rig = std::move(rig);
+          loaded.made_animations = std::move(clips.source_animations);
+        } else {
+          loaded.clips_ok = false;
+        }
+      }
+    }
+    if (loaded.made_rig) {
+      loaded.made_pool.rig = &*loaded.made_rig;
+      loaded.made_pool.animations = loaded.made_animations;
+      loaded.made_pool.file = "mesh " + quote(mesh.name);
+    }
+  }
+
+  // The rig `rig` with other clips (its skeleton and morph sets kept), or nothing after an
+  // E0901: clips made from sources that were checked must validate.
+  std::optional<Rig> rebuilt(const Rig& rig, std::vector<Clip> clips, const SceneMesh& mesh) {
+    std::vector<MorphSet> sets(rig.morph_sets().begin(), rig.morph_sets().end());
+    Result<Rig> out = Rig::create(rig.skeleton(), std::move(clips), std::move(sets));
+    if (!out) {
+      sink_.report("E0901", file_, 0, 0,
+                   "internal error: mesh " + quote(mesh.name) +
+                       "'s clips from its sources do not validate: " + out.error().message() +
+                       " (a cooker bug: please report it with this scene)");
+      return std::nullopt;
+    }
+    return std::move(*out);
+  }
+
+  static Rig copy_rig(const Rig& rig, std::vector<Clip> clips) {
+    std::vector<MorphSet> sets(rig.morph_sets().begin(), rig.morph_sets().end());
+    Result<Rig> out = Rig::create(rig.skeleton(), std::move(clips), std::move(sets));
+    return std::move(*out);  // the same skeleton, sets and clips validated before
+  }
+
+  // Phase 3: the mesh in the pack, with its rig (its clips) and its events.
+  void add_mesh(const SceneMesh& mesh) {
+    const auto it = meshes_.find(mesh.name);
+    if (it == meshes_.end() || it->second.file == nullptr) return;
+    if (&mesh != find_mesh(scene_, mesh.name)) return;
+    if (contents_reported_) return;  // the pack is over its limit: add no more
+    LoadedMesh& loaded = it->second;
+    LoadedFile& file = *loaded.file;
+    const ImportedModel& model = *file.model;
     // Each distinct image once in the pack: the textures this model adds.
-    std::vector<int> texture_remap(model.textures.size(), -1);
     uint64_t new_texture_bytes = 0;
-    for (size_t t = 0; t < model.textures.size(); ++t) {
-      texture_remap[t] = find_texture(model.textures[t]);
-      if (texture_remap[t] < 0) new_texture_bytes += model.textures[t].rgba.size();
+    if (file.first_material < 0) {
+      for (const CookedTexture& t : model.textures) {
+        if (find_texture(t) < 0) new_texture_bytes += t.rgba.size();
+      }
     }
     if (!add_contents(model_bytes(model) + new_texture_bytes, mesh.file_pos,
                       "mesh " + quote(mesh.name))) {
       return;
     }
-    merge_materials(model, texture_remap);
-    if (model.rig) {
-      loaded.pack_rig = static_cast<int>(out_.pack.rigs.size());
-      out_.pack.rigs.push_back(std::move(*model.rig));
+    if (!loaded.clips_ok) return;  // reported at the clip source
+    if (file.first_material < 0) file.first_material = merge_materials(model);
+    CookedMesh cooked = model.mesh;
+    cooked.name = mesh.name;
+    cooked.source_file = pack_source_name(scene_.folder, mesh.file);
+    for (CookedPart& part : cooked.parts) {
+      if (part.material >= 0) part.material += file.first_material;
     }
-    model.mesh.rig = loaded.pack_rig;
-    model.mesh.up = mesh.up;  // checked by the scene reader (unit, perpendicular)
-    model.mesh.forward = mesh.forward;
+    if (loaded.made_rig) {
+      const CookedRig& own = *model.rig;
+      CookedRig rig;
+      rig.rig = copy_rig(*loaded.made_rig, copy_clips(*loaded.made_rig));
+      rig.joint_source_nodes = own.joint_source_nodes;
+      rig.clip_source_animations = loaded.made_animations;
+      rig.morph_source_nodes = own.morph_source_nodes;
+      rig.node_rig = own.node_rig;
+      loaded.pack_rig = static_cast<int>(out_.pack.rigs.size());
+      out_.pack.rigs.push_back(std::move(rig));
+    }
+    cooked.rig = loaded.pack_rig;
+    cooked.up = mesh.up;  // checked by the scene reader (unit, perpendicular)
+    cooked.forward = mesh.forward;
     loaded.pack_mesh = static_cast<int>(out_.pack.meshes.size());
-    out_.pack.meshes.push_back(std::move(model.mesh));
+    out_.pack.meshes.push_back(std::move(cooked));
     add_mesh_events(mesh, loaded);
+  }
+
+  // --- ClipSourceHost (clip_sources.h). ---
+
+  const ClipPool* file_pool(const std::string& file, SourcePos pos,
+                            const SceneMesh& mesh) override {
+    LoadedFile* f = load_file(file, pos, mesh);
+    if (f == nullptr) return nullptr;
+    if (f->pool.rig == nullptr) {
+      at("E0222", pos,
+         "mesh " + quote(mesh.name) + ": " + file +
+             " has no animations that move a rig (no skin and no animated nodes)");
+      return nullptr;
+    }
+    return &f->pool;
+  }
+
+  bool mesh_loaded(const std::string& name) override {
+    const auto it = meshes_.find(name);
+    return it != meshes_.end() && it->second.file != nullptr;
+  }
+
+  const Rig* mesh_rig(const std::string& name) override {
+    const auto it = meshes_.find(name);
+    if (it == meshes_.end() || it->second.file == nullptr) return nullptr;
+    return it->second.file->pool.rig;
+  }
+
+  const ClipPool* mesh_clips(const std::string& name) override {
+    const auto it = meshes_.find(name);
+    if (it == meshes_.end() || !it->second.made_rig || !it->second.clips_ok) return nullptr;
+    return &it->second.made_pool;
+  }
+
+  void report(std::string_view code, Severity severity, SourcePos pos,
+              std::string message) override {
+    sink_.add({std::string(code), severity, file_, pos.line, pos.col, std::move(message)});
   }
 
   static std::vector<Clip> copy_clips(const Rig& rig) {
@@ -218,19 +402,20 @@ class Cooker {
   }
 
   // Appends the model's materials to the pack (and its textures not stored yet, each once),
-  // renumbering the parts' materials and the slots' textures to the pack's lists.
-  void merge_materials(ImportedModel& model, std::vector<int>& texture_remap) {
+  // their slots renumbered to the pack's textures; returns the index of the first (a part's
+  // material m is then pack material first + m).
+  int merge_materials(const ImportedModel& model) {
+    std::vector<int> texture_remap(model.textures.size(), -1);
     for (size_t t = 0; t < model.textures.size(); ++t) {
-      if (texture_remap[t] >= 0) continue;
       texture_remap[t] = find_texture(model.textures[t]);  // two of this model may be equal
       if (texture_remap[t] >= 0) continue;
       const int index = static_cast<int>(out_.pack.textures.size());
       texture_by_hash_.emplace(pixel_hash(model.textures[t].rgba), index);
-      out_.pack.textures.push_back(std::move(model.textures[t]));
+      out_.pack.textures.push_back(model.textures[t]);
       texture_remap[t] = index;
     }
     const int first_material = static_cast<int>(out_.pack.materials.size());
-    for (CookedMaterial& m : model.materials) {
+    for (CookedMaterial m : model.materials) {
       for (TextureSlot* slot :
            {&m.info.base_color_texture, &m.info.metallic_roughness_texture, &m.info.normal_texture,
             &m.info.occlusion_texture, &m.info.emissive_texture}) {
@@ -238,9 +423,7 @@ class Cooker {
       }
       out_.pack.materials.push_back(std::move(m));
     }
-    for (CookedPart& part : model.mesh.parts) {
-      if (part.material >= 0) part.material += first_material;
-    }
+    return first_material;
   }
 
   // What a model adds to the pack, roughly: vertex streams and indices, joints, keys.
@@ -287,13 +470,6 @@ class Cooker {
     if (error) ++errors;
     sink_.add({error ? "E0201" : "W0301", error ? Severity::kError : Severity::kWarning, file, 0, 0,
                std::move(text)});
-  }
-
-  // The note at the scene key that named a glTF file with errors.
-  void note(const SceneMesh& mesh, const std::string& file, int errors, const char* what) {
-    sink_.add({"E0201", Severity::kNote, file_, mesh.file_pos.line, mesh.file_pos.col,
-               "mesh " + quote(mesh.name) + " names " + file + ", which " + what + " (" +
-                   std::to_string(errors) + " error" + (errors == 1 ? "" : "s") + " above)"});
   }
 
   const Rig* rig_of(const LoadedMesh& m) const {
@@ -1082,6 +1258,7 @@ class Cooker {
   std::string file_;
   CookOutput out_;
   std::map<std::string, LoadedMesh, std::less<>> meshes_;
+  std::map<std::string, LoadedFile> files_;     // by canonical path and import options
   std::map<std::string, LoadedAtlas> atlases_;  // by normal path
   std::map<std::string, int> sheets_;           // sheet_key -> pack sheet
   size_t suggestion_budget_ = size_t{1} << 18;  // name comparisons for hints

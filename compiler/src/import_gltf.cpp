@@ -10,10 +10,12 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -78,13 +80,38 @@ Mat4 normal_matrix(const Mat4& m) {
 
 // Puts a part's vertices through `m` (positions as points, normals by the inverse
 // transpose, tangents as vectors), flipping winding and tangent handedness when `mirror`.
+// Morph deltas move with them (import_gltf.h, "Morph targets"): position and tangent
+// deltas by m's 3x3, normal deltas by the inverse transpose, normal and tangent deltas
+// divided by the length of their vertex's moved base vector.
 void transform_part(CookedPart& part, const Mat4& m, bool mirror) {
   for (Vec3& p : part.positions) p = transform_point(m, p);
   const Mat4 n = normal_matrix(m);
-  for (Vec3& v : part.normals) v = normalize(transform_vector(n, v));
-  for (Vec4& t : part.tangents) {
-    const Vec3 d = normalize(transform_vector(m, {t.x, t.y, t.z}));
+  std::vector<float> normal_scale(part.normals.size(), 1.0f);
+  std::vector<float> tangent_scale(part.tangents.size(), 1.0f);
+  for (size_t v = 0; v < part.normals.size(); ++v) {
+    const Vec3 moved = transform_vector(n, part.normals[v]);
+    const float len = length(moved);
+    if (len > 0.0f && std::isfinite(len)) normal_scale[v] = 1.0f / len;
+    part.normals[v] = normalize(moved);
+  }
+  for (size_t v = 0; v < part.tangents.size(); ++v) {
+    Vec4& t = part.tangents[v];
+    const Vec3 moved = transform_vector(m, {t.x, t.y, t.z});
+    const float len = length(moved);
+    if (len > 0.0f && std::isfinite(len)) tangent_scale[v] = 1.0f / len;
+    const Vec3 d = normalize(moved);
     t = {d.x, d.y, d.z, mirror ? -t.w : t.w};
+  }
+  for (CookedMorphTarget& target : part.morph_targets) {
+    for (Vec3& d : target.positions) d = transform_vector(m, d);
+    for (size_t v = 0; v < target.normals.size(); ++v) {
+      const float k = v < normal_scale.size() ? normal_scale[v] : 1.0f;
+      target.normals[v] = transform_vector(n, target.normals[v]) * k;
+    }
+    for (size_t v = 0; v < target.tangents.size(); ++v) {
+      const float k = v < tangent_scale.size() ? tangent_scale[v] : 1.0f;
+      target.tangents[v] = transform_vector(m, target.tangents[v]) * k;
+    }
   }
   if (mirror) {
     for (size_t i = 0; i + 2 < part.indices.size(); i += 3) {
@@ -94,15 +121,6 @@ void transform_part(CookedPart& part, const Mat4& m, bool mirror) {
 }
 
 bool same_matrix(const Mat4& a, const Mat4& b) { return bits_equal(a.m, b.m, 16); }
-
-// Two skins are one when they have the same joints and the same inverse binds.
-bool same_skin(const GltfSkin& a, const GltfSkin& b) {
-  if (a.joints != b.joints || a.inverse_binds.size() != b.inverse_binds.size()) return false;
-  for (size_t i = 0; i < a.inverse_binds.size(); ++i) {
-    if (!same_matrix(a.inverse_binds[i], b.inverse_binds[i])) return false;
-  }
-  return true;
-}
 
 // ---------------------------------------------------------------------------------------
 // The scene walk
@@ -208,41 +226,47 @@ const char* mode_name(GltfPrimitiveMode mode) {
 
 class Importer {
  public:
-  Importer(const GltfDocument& doc, ImportedModel* out)
-      : doc_(doc), out_(out), issues_(&out->issues), walk_(walk_scene(doc)) {
+  Importer(const GltfDocument& doc, const ImportOptions& options, ImportedModel* out)
+      : doc_(doc), out_(out), issues_(&out->issues), walk_(walk_scene(doc)), options_(options) {
     joint_of_.assign(doc.nodes.size(), -1);
   }
 
   void run() {
-    if (!choose_skin()) return;
+    collect_skins();
     bool have_rig = false;
-    if (skin_ >= 0) {
+    if (!skins_.empty()) {
       have_rig = build_skin_joints();
       if (!have_rig) return;
-    } else if (animates_scene()) {
+    } else if (animates_scene() || has_morph_nodes()) {
       build_node_joints();
       have_rig = true;
     }
     if (have_rig && joints_.size() > kGltfMaxSkinJoints) {
-      issues_.error(skin_ >= 0 ? idx("/skins", static_cast<size_t>(skin_)) : "/nodes",
+      issues_.error(skins_.size() == 1 ? idx("/skins", static_cast<size_t>(skins_[0]))
+                    : skins_.empty()   ? "/nodes"
+                                       : "/skins",
                     "RIG_TOO_MANY_JOINTS",
                     "The rig has " + std::to_string(joints_.size()) + " joints; at most " +
                         std::to_string(kGltfMaxSkinJoints) + " are taken.");
       return;
     }
+    if (have_rig) build_morph_sets();
     build_parts();
+    reduce_influences();
     check_finite();
     std::vector<Clip> clips = build_clips();
     if (!have_rig || !out_->ok()) return;
 
     auto skeleton = Skeleton::create(std::move(joints_), std::move(inverse_binds_), root_);
-    const std::string at = skin_ >= 0 ? idx("/skins", static_cast<size_t>(skin_)) : "";
+    const std::string at = skins_.size() == 1 ? idx("/skins", static_cast<size_t>(skins_[0]))
+                           : skins_.empty()   ? ""
+                                              : "/skins";
     if (!skeleton) {
       issues_.error(at, "RIG_INVALID",
                     std::string("The skeleton is refused: ") + skeleton.error().message() + ".");
       return;
     }
-    auto rig = Rig::create(std::move(*skeleton), std::move(clips));
+    auto rig = Rig::create(std::move(*skeleton), std::move(clips), std::move(morph_sets_));
     if (!rig) {
       issues_.error(at, "RIG_INVALID",
                     std::string("The rig is refused: ") + rig.error().message() + ".");
@@ -252,7 +276,8 @@ class Importer {
     cooked.rig = std::move(*rig);
     cooked.joint_source_nodes = std::move(joint_nodes_);
     cooked.clip_source_animations = std::move(clip_sources_);
-    cooked.node_rig = skin_ < 0;
+    cooked.morph_source_nodes = std::move(morph_nodes_);
+    cooked.node_rig = skins_.empty();
     out_->rig = std::move(cooked);
   }
 
@@ -294,15 +319,16 @@ class Importer {
       const bool palette_ok = j >= inverse_binds_.size() ||
                               finite(mul_affine(world(joint_nodes_[j]), inverse_binds_[j]));
       if (!finite(joints_[j].rest) || !bind_ok || !palette_ok) {
-        issues_.error(skin_ >= 0 && !bind_ok
-                          ? idx("/skins", static_cast<size_t>(skin_)) + "/inverseBindMatrices"
-                          : idx("/nodes", n),
-                      "VALUE_NOT_FINITE",
-                      std::string("Joint ") + std::to_string(j) + "'s " +
-                          (!finite(joints_[j].rest) ? "rest pose"
-                           : !bind_ok               ? "inverse bind matrix"
-                                                    : "rest palette (world x inverse bind)") +
-                          " is not finite.");
+        issues_.error(
+            bind_skin_[j] >= 0 && !bind_ok
+                ? idx("/skins", static_cast<size_t>(bind_skin_[j])) + "/inverseBindMatrices"
+                : idx("/nodes", n),
+            "VALUE_NOT_FINITE",
+            std::string("Joint ") + std::to_string(j) + "'s " +
+                (!finite(joints_[j].rest) ? "rest pose"
+                 : !bind_ok               ? "inverse bind matrix"
+                                          : "rest palette (world x inverse bind)") +
+                " is not finite.");
         break;
       }
     }
@@ -314,11 +340,13 @@ class Importer {
     }
     const auto placed_finite = [&palette](const CookedPart& part, size_t v) {
       if (!part.joints.empty() && v < part.weights.size()) {
-        const float w[4] = {part.weights[v].x, part.weights[v].y, part.weights[v].z,
-                            part.weights[v].w};
+        const bool eight = v < part.joints1.size() && v < part.weights1.size();
+        const Vec4 w0 = part.weights[v];
+        const Vec4 w1 = eight ? part.weights1[v] : Vec4{0, 0, 0, 0};
+        const float w[8] = {w0.x, w0.y, w0.z, w0.w, w1.x, w1.y, w1.z, w1.w};
         Vec3 sum{0, 0, 0};
-        for (int k = 0; k < 4; ++k) {
-          const size_t j = part.joints[v].j[k];
+        for (int k = 0; k < 8; ++k) {
+          const size_t j = k < 4 ? part.joints[v].j[k] : eight ? part.joints1[v].j[k - 4] : 0;
           if (w[k] == 0.0f || j >= palette.size()) continue;
           const Vec3 p = transform_point(palette[j], part.positions[v]);
           sum = Vec3{sum.x + w[k] * p.x, sum.y + w[k] * p.y, sum.z + w[k] * p.z};
@@ -356,28 +384,13 @@ class Importer {
     return std::all_of(std::begin(f), std::end(f), [](float x) { return std::isfinite(x); });
   }
 
-  // "A scene mesh holds one skin": finds the skin the scene's skinned nodes use.
-  bool choose_skin() {
-    std::vector<int> used;
+  // The skins of the scene's skinned nodes, in the order the walk meets them.
+  void collect_skins() {
     for (int n : walk_.order) {
       if (!mesh_of(n) || !skin_of(n)) continue;
       const int s = node(n).skin;
-      if (skin_ < 0) skin_ = s;
-      const bool known = std::any_of(used.begin(), used.end(), [&](int u) {
-        return u == s ||
-               same_skin(doc_.skins[static_cast<size_t>(u)], doc_.skins[static_cast<size_t>(s)]);
-      });
-      if (!known) used.push_back(s);
+      if (std::find(skins_.begin(), skins_.end(), s) == skins_.end()) skins_.push_back(s);
     }
-    if (used.size() > 1) {
-      std::string list;
-      for (int s : used) list += (list.empty() ? "" : ", ") + std::to_string(s);
-      issues_.error("/skins", "MESH_SEVERAL_SKINS",
-                    "The scene's nodes use " + std::to_string(used.size()) + " different skins (" +
-                        list + "); a scene mesh holds one skin.");
-      return false;
-    }
-    return true;
   }
 
   // Whether an animation moves (translation, rotation, scale) a node of the scene.
@@ -390,35 +403,47 @@ class Importer {
     return false;
   }
 
-  // The skin's joints, the nodes between them, and (when the root joints have different
+  // Whether a walked node's mesh has morph targets (they need a rig for their weights).
+  bool has_morph_nodes() const {
+    return std::any_of(walk_.order.begin(), walk_.order.end(), [&](int n) {
+      const GltfMesh* mesh = mesh_of(n);
+      return mesh && mesh->morph_targets > 0;
+    });
+  }
+
+  // The skins' joints, the nodes between them, and (when the root joints have different
   // parents) the ancestors that join them; their order, parents, rest pose, inverse binds
-  // and the skeleton's root matrix.
+  // (helper joints where two skins disagree) and the skeleton's root matrix.
   bool build_skin_joints() {
-    const GltfSkin& skin = doc_.skins[static_cast<size_t>(skin_)];
-    const std::string at = idx("/skins", static_cast<size_t>(skin_));
     std::vector<bool> in_rig(doc_.nodes.size(), false), is_joint(doc_.nodes.size(), false);
     bool ok = true;
-    for (size_t k = 0; k < skin.joints.size(); ++k) {
-      const int j = skin.joints[k];
-      if (!walked(j)) {
-        issues_.error(idx(at + "/joints", k), "SKIN_JOINT_NOT_IN_SCENE",
-                      "Joint node " + std::to_string(j) + " is not in the default scene.");
-        ok = false;
-        continue;
+    for (int s : skins_) {
+      const GltfSkin& skin = doc_.skins[static_cast<size_t>(s)];
+      const std::string at = idx("/skins", static_cast<size_t>(s));
+      for (size_t k = 0; k < skin.joints.size(); ++k) {
+        const int j = skin.joints[k];
+        if (!walked(j)) {
+          issues_.error(idx(at + "/joints", k), "SKIN_JOINT_NOT_IN_SCENE",
+                        "Joint node " + std::to_string(j) + " is not in the default scene.");
+          ok = false;
+          continue;
+        }
+        in_rig[static_cast<size_t>(j)] = is_joint[static_cast<size_t>(j)] = true;
       }
-      in_rig[static_cast<size_t>(j)] = is_joint[static_cast<size_t>(j)] = true;
     }
     if (!ok) return false;
     // Non-joint nodes between a joint and the nearest joint above it.
-    for (int j : skin.joints) {
-      std::vector<int> chain;
-      int x = walk_parent(j);
-      while (x >= 0 && !is_joint[static_cast<size_t>(x)]) {
-        chain.push_back(x);
-        x = walk_parent(x);
-      }
-      if (x >= 0) {
-        for (int c : chain) in_rig[static_cast<size_t>(c)] = true;
+    for (int s : skins_) {
+      for (int j : doc_.skins[static_cast<size_t>(s)].joints) {
+        std::vector<int> chain;
+        int x = walk_parent(j);
+        while (x >= 0 && !is_joint[static_cast<size_t>(x)]) {
+          chain.push_back(x);
+          x = walk_parent(x);
+        }
+        if (x >= 0) {
+          for (int c : chain) in_rig[static_cast<size_t>(c)] = true;
+        }
       }
     }
     // The root joints: rig nodes without a rig node above them.
@@ -460,14 +485,62 @@ class Importer {
       if (!in_rig[static_cast<size_t>(n)]) continue;
       add_joint(n);
     }
-    // Inverse binds from the skin (identity for the added nodes).
+    // Inverse binds from the first skin listing each joint (identity for the added nodes);
+    // a later skin disagreeing gets a helper joint.
     inverse_binds_.assign(joints_.size(), Mat4{});
-    skin_remap_.assign(skin.joints.size(), 0);
-    for (size_t k = 0; k < skin.joints.size(); ++k) {
-      const int joint = joint_of(skin.joints[k]);
-      skin_remap_[k] = static_cast<uint16_t>(joint);
-      if (k < skin.inverse_binds.size()) {
-        inverse_binds_[static_cast<size_t>(joint)] = skin.inverse_binds[k];
+    bind_skin_.assign(joints_.size(), -1);
+    bind_index_.assign(joints_.size(), -1);
+    skin_remap_.assign(doc_.skins.size(), {});
+    const size_t file_joints = joints_.size();
+    for (int s : skins_) {
+      const GltfSkin& skin = doc_.skins[static_cast<size_t>(s)];
+      std::vector<uint16_t>& remap = skin_remap_[static_cast<size_t>(s)];
+      remap.assign(skin.joints.size(), 0);
+      size_t helpers = 0;
+      std::string first_helper;
+      for (size_t k = 0; k < skin.joints.size(); ++k) {
+        const int joint = joint_of(skin.joints[k]);
+        const Mat4 bind = k < skin.inverse_binds.size() ? skin.inverse_binds[k] : Mat4{};
+        const size_t u = static_cast<size_t>(joint);
+        if (bind_skin_[u] < 0 || same_matrix(inverse_binds_[u], bind)) {
+          if (bind_skin_[u] < 0) {
+            inverse_binds_[u] = bind;
+            bind_skin_[u] = s;
+            bind_index_[u] = static_cast<int>(k);
+          }
+          remap[k] = static_cast<uint16_t>(joint);
+          continue;
+        }
+        // An earlier helper of this joint with the same bind serves this skin too.
+        int helper = -1;
+        for (size_t h = file_joints; h < joints_.size(); ++h) {
+          if (joints_[h].parent == joint && same_matrix(inverse_binds_[h], bind)) {
+            helper = static_cast<int>(h);
+            break;
+          }
+        }
+        if (helper < 0) {
+          Joint extra;
+          extra.name = joints_[u].name + "#skin" + std::to_string(s);
+          extra.parent = static_cast<int16_t>(too_many_joints_ ? -1 : joint);
+          helper = static_cast<int>(joints_.size());
+          if (joints_.size() >= static_cast<size_t>(kMaxJoints)) too_many_joints_ = true;
+          if (helpers++ == 0) first_helper = extra.name;
+          joints_.push_back(std::move(extra));
+          inverse_binds_.push_back(bind);
+          bind_skin_.push_back(s);
+          bind_index_.push_back(static_cast<int>(k));
+          joint_nodes_.push_back(skin.joints[k]);
+        }
+        remap[k] = static_cast<uint16_t>(helper);
+      }
+      if (helpers > 0) {
+        issues_.note(idx("/skins", static_cast<size_t>(s)), "SKIN_HELPER_JOINT",
+                     std::to_string(helpers) +
+                         " joints of the skin have inverse bind matrices "
+                         "differing from an earlier skin's; their vertices use helper joints (the "
+                         "first is '" +
+                         first_helper + "').");
       }
     }
     return true;
@@ -477,6 +550,8 @@ class Importer {
   void build_node_joints() {
     for (int n : walk_.order) add_joint(n);
     inverse_binds_.assign(joints_.size(), Mat4{});
+    bind_skin_.assign(joints_.size(), -1);
+    bind_index_.assign(joints_.size(), -1);
     root_ = Mat4{};
   }
 
@@ -552,20 +627,39 @@ class Importer {
     part.source_vertices.resize(prim.positions.size());
     for (uint32_t i = 0; i < part.source_vertices.size(); ++i) part.source_vertices[i] = i;
 
-    const bool skinned = skin_ >= 0 && skin_of(n) && !prim.joints.empty() &&
-                         prim.weights.size() == prim.joints.size();
+    const bool skinned = !skins_.empty() && skin_of(n) && !prim.joints.empty() &&
+                         prim.weights.size() == prim.joints.size() &&
+                         !skin_remap_[static_cast<size_t>(node(n).skin)].empty();
     // Generated streams are made in the file's own space (after the skinned part's
     // per-source-vertex weights), then placed like the file's.
-    if (skinned) skin_part(part, prim, at);
+    if (skinned) skin_part(part, prim, at, node(n).skin);
+    const int set = morph_set_of(n);
+    if (set >= 0) morph_part(part, prim, set);
     generate_streams(part, at);
-    if (!skinned && skin_ >= 0 && carrying_joint(n) >= 0) {
+    if (!skinned && !skins_.empty() && carrying_joint(n) >= 0) {
       attach_part(part, n, carrying_joint(n));
-    } else if (!skinned && skin_ < 0 && joint_of(n) >= 0) {
+    } else if (!skinned && skins_.empty() && joint_of(n) >= 0) {
       part.joint = joint_of(n);  // node rig: node-local vertices
     } else if (!skinned) {
       transform_part(part, world(n), det3(world(n)) < 0.0f);  // static, in model space
     }
     out_->mesh.parts.push_back(std::move(part));
+  }
+
+  // The part's morph targets: the file's deltas per source vertex (each stream empty or
+  // one per vertex), before generated streams and placement.
+  void morph_part(CookedPart& part, const GltfPrimitive& prim, int set) {
+    const size_t targets = morph_sets_[static_cast<size_t>(set)].size();
+    const size_t count = part.positions.size();
+    part.morph_set = set;
+    part.morph_targets.assign(targets, {});
+    for (size_t t = 0; t < targets && t < prim.targets.size(); ++t) {
+      const GltfMorphTarget& from = prim.targets[t];
+      CookedMorphTarget& to = part.morph_targets[t];
+      if (from.positions.size() == count) to.positions = from.positions;
+      if (from.normals.size() == count && !part.normals.empty()) to.normals = from.normals;
+      if (from.tangents.size() == count && !part.tangents.empty()) to.tangents = from.tangents;
+    }
   }
 
   // Flat normals where the file has no NORMAL (glTF "Meshes": clients MUST calculate
@@ -574,6 +668,42 @@ class Importer {
   // the file's own, however large the node scales), so placement moves the generated
   // streams exactly as it moves the file's.
   void generate_streams(CookedPart& part, const std::string& at) {
+    // mesh_generate copies the base streams per new vertex; the second influence set and
+    // the morph deltas (per source vertex until now) follow source_vertices here.
+    std::vector<JointIndices> joints1 = std::move(part.joints1);
+    std::vector<Vec4> weights1 = std::move(part.weights1);
+    std::vector<CookedMorphTarget> targets = std::move(part.morph_targets);
+    const int morph_set = part.morph_set;
+    make_streams(part, at);
+    // Before make_streams source_vertices[i] == i, so following it keeps the streams of
+    // a part whose vertices did not change as they are.
+    const auto follow = [&part](auto& stream) {
+      if (stream.empty()) return;
+      std::remove_reference_t<decltype(stream)> out(part.source_vertices.size());
+      for (size_t i = 0; i < out.size(); ++i) {
+        const size_t from = part.source_vertices[i];
+        if (from < stream.size()) out[i] = stream[from];
+      }
+      stream = std::move(out);
+    };
+    follow(joints1);
+    follow(weights1);
+    for (CookedMorphTarget& t : targets) {
+      follow(t.positions);
+      follow(t.normals);
+      follow(t.tangents);
+    }
+    if (part.normals_generated) {
+      for (CookedMorphTarget& t : targets) t.normals.clear();  // no base normals to move
+    }
+    part.joints1 = std::move(joints1);
+    part.weights1 = std::move(weights1);
+    part.morph_targets = std::move(targets);
+    part.morph_set = morph_set;
+  }
+
+  // The generation itself (its notes included), on the base streams.
+  void make_streams(CookedPart& part, const std::string& at) {
     if (part.normals.empty()) {
       generate_flat_normals(part);
     }
@@ -641,55 +771,171 @@ class Importer {
     return index;
   }
 
-  // A skinned primitive: bind-space vertices, joints renumbered to rig joints, weights
-  // normalised to sum to one.
-  void skin_part(CookedPart& part, const GltfPrimitive& prim, const std::string& at) {
-    if (prim.joint_sets > 1) {
-      issues_.warning(at + "/attributes/JOINTS_1", "SKIN_INFLUENCES_DROPPED",
+  // A skinned primitive: bind-space vertices, joints of both influence sets renumbered
+  // from skin s to rig joints, the eight weights normalised together to sum to one; a
+  // second set that weighs 0 everywhere is dropped.
+  void skin_part(CookedPart& part, const GltfPrimitive& prim, const std::string& at, int s) {
+    if (prim.joint_sets > 2) {
+      issues_.warning(at + "/attributes/JOINTS_2", "SKIN_INFLUENCES_DROPPED",
                       "The primitive has " + std::to_string(prim.joint_sets) +
-                          " JOINTS/WEIGHTS sets; only the 4 influences of JOINTS_0/WEIGHTS_0 "
-                          "are kept.");
+                          " JOINTS/WEIGHTS sets; only the 8 influences of JOINTS_0/1 and "
+                          "WEIGHTS_0/1 are kept.");
     }
+    const std::vector<uint16_t>& remap = skin_remap_[static_cast<size_t>(s)];
     const size_t count = prim.joints.size();
+    const bool eight = prim.joints1.size() == count && prim.weights1.size() == count;
     part.joints.resize(count);
     part.weights.resize(count);
-    size_t no_weight = 0, out_of_range = 0, first_no_weight = 0, first_out = 0;
+    if (eight) {
+      part.joints1.resize(count);
+      part.weights1.resize(count);
+    }
+    size_t no_weight = 0, first_no_weight = 0;
+    size_t out_of_range[2] = {0, 0}, first_out[2] = {0, 0};
+    bool second_used = false;
     for (size_t v = 0; v < count; ++v) {
-      const std::array<float, 4>& w = prim.weights[v];
-      double sum = 0.0;
-      for (int k = 0; k < 4; ++k) sum += static_cast<double>(w[static_cast<size_t>(k)]);
-      JointIndices& joints = part.joints[v];
-      for (int k = 0; k < 4; ++k) {
-        const uint16_t j = prim.joints[v][static_cast<size_t>(k)];
-        if (j < skin_remap_.size()) {
-          joints.j[k] = skin_remap_[j];
-        } else if (w[static_cast<size_t>(k)] != 0.0f) {
-          if (out_of_range++ == 0) first_out = v;
+      std::array<float, 8> w{};
+      std::array<uint16_t, 8> j{};
+      for (size_t k = 0; k < 4; ++k) {
+        w[k] = prim.weights[v][k];
+        j[k] = prim.joints[v][k];
+        if (eight) {
+          w[k + 4] = prim.weights1[v][k];
+          j[k + 4] = prim.joints1[v][k];
         }
       }
+      double sum = 0.0;
+      for (size_t k = 0; k < 8; ++k) sum += static_cast<double>(w[k]);
+      std::array<uint16_t, 8> rig{};
+      for (size_t k = 0; k < 8; ++k) {
+        if (j[k] < remap.size()) {
+          rig[k] = remap[j[k]];
+        } else if (w[k] != 0.0f) {
+          if (out_of_range[k / 4]++ == 0) first_out[k / 4] = v;
+        }
+      }
+      part.joints[v] = JointIndices{{rig[0], rig[1], rig[2], rig[3]}};
+      if (eight) part.joints1[v] = JointIndices{{rig[4], rig[5], rig[6], rig[7]}};
       if (!(sum > 0.0)) {
         if (no_weight++ == 0) first_no_weight = v;
         part.weights[v] = {1, 0, 0, 0};
         continue;
       }
-      if (sum == 1.0) {
-        part.weights[v] = {w[0], w[1], w[2], w[3]};
-      } else {
-        part.weights[v] = {static_cast<float>(w[0] / sum), static_cast<float>(w[1] / sum),
-                           static_cast<float>(w[2] / sum), static_cast<float>(w[3] / sum)};
+      if (sum != 1.0) {
+        for (float& x : w) x = static_cast<float>(x / sum);
       }
+      part.weights[v] = {w[0], w[1], w[2], w[3]};
+      if (eight) {
+        part.weights1[v] = {w[4], w[5], w[6], w[7]};
+        second_used = second_used || w[4] != 0.0f || w[5] != 0.0f || w[6] != 0.0f || w[7] != 0.0f;
+      }
+    }
+    if (!second_used) {
+      part.joints1.clear();
+      part.weights1.clear();
     }
     if (no_weight > 0) {
       issues_.error(at + "/attributes/WEIGHTS_0", "SKIN_VERTEX_NO_WEIGHT",
                     std::to_string(no_weight) + " vertices (the first is " +
                         std::to_string(first_no_weight) + ") have weights summing to 0.");
     }
-    if (out_of_range > 0) {
-      issues_.error(at + "/attributes/JOINTS_0", "SKIN_VERTEX_JOINT_OOB",
-                    std::to_string(out_of_range) + " influences (the first of vertex " +
-                        std::to_string(first_out) + ") name a joint outside the skin's " +
-                        std::to_string(skin_remap_.size()) + ".");
+    for (size_t set = 0; set < 2; ++set) {
+      if (out_of_range[set] == 0) continue;
+      issues_.error(at + "/attributes/JOINTS_" + std::to_string(set), "SKIN_VERTEX_JOINT_OOB",
+                    std::to_string(out_of_range[set]) + " influences (the first of vertex " +
+                        std::to_string(first_out[set]) + ") name a joint outside the skin's " +
+                        std::to_string(remap.size()) + ".");
     }
+  }
+
+  // ImportOptions::max_influences below 8: every skinned vertex keeps its largest
+  // weights (ties: the earlier influence), moved to the first slots in their order and
+  // renormalised; one INFLUENCES_REDUCED note for the model.
+  void reduce_influences() {
+    const size_t keep = static_cast<size_t>(std::clamp(options_.max_influences, 1, 8));
+    if (keep == 8) return;
+    size_t changed = 0;
+    double largest_dropped = 0.0;
+    int first_part = -1;
+    for (size_t p = 0; p < out_->mesh.parts.size(); ++p) {
+      CookedPart& part = out_->mesh.parts[p];
+      const size_t count = part.weights.size();
+      if (part.joints.size() != count || count == 0) continue;
+      const bool eight = part.joints1.size() == count && part.weights1.size() == count;
+      bool part_changed = false;
+      for (size_t v = 0; v < count; ++v) {
+        const Vec4 a = part.weights[v];
+        const Vec4 b = eight ? part.weights1[v] : Vec4{0, 0, 0, 0};
+        const std::array<float, 8> w = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+        std::array<uint16_t, 8> j{};
+        for (size_t k = 0; k < 4; ++k) {
+          j[k] = part.joints[v].j[k];
+          if (eight) j[k + 4] = part.joints1[v].j[k];
+        }
+        // The slots kept: the `keep` largest non-zero weights.
+        std::array<size_t, 8> order = {0, 1, 2, 3, 4, 5, 6, 7};
+        std::stable_sort(order.begin(), order.end(),
+                         [&w](size_t x, size_t y) { return w[x] > w[y]; });
+        std::array<bool, 8> kept{};
+        bool dropped = false;
+        for (size_t r = 0; r < 8; ++r) {
+          if (w[order[r]] == 0.0f) continue;
+          if (r < keep) {
+            kept[order[r]] = true;
+          } else {
+            dropped = true;
+            largest_dropped = std::max(largest_dropped, static_cast<double>(w[order[r]]));
+          }
+        }
+        // A vertex that already fits is left bit for bit as it is; the others are packed
+        // into the first slots in their own order.
+        bool fits = !dropped;
+        for (size_t k = keep; k < 8; ++k) fits = fits && !kept[k];
+        if (fits) continue;
+        std::array<float, 8> out_w{};
+        std::array<uint16_t, 8> out_j{};
+        size_t at = 0;
+        double sum = 0.0;
+        for (size_t k = 0; k < 8; ++k) {
+          if (!kept[k]) continue;
+          out_w[at] = w[k];
+          out_j[at] = j[k];
+          sum += static_cast<double>(w[k]);
+          ++at;
+        }
+        if (at == 0) continue;  // no weight at all (SKIN_VERTEX_NO_WEIGHT said so)
+        if (dropped) {
+          ++changed;
+          part_changed = true;
+          for (size_t k = 0; k < at; ++k) out_w[k] = static_cast<float>(out_w[k] / sum);
+        }
+        part.weights[v] = {out_w[0], out_w[1], out_w[2], out_w[3]};
+        part.joints[v] = JointIndices{{out_j[0], out_j[1], out_j[2], out_j[3]}};
+        if (eight) {
+          part.weights1[v] = {out_w[4], out_w[5], out_w[6], out_w[7]};
+          part.joints1[v] = JointIndices{{out_j[4], out_j[5], out_j[6], out_j[7]}};
+        }
+      }
+      if (part_changed && first_part < 0) first_part = static_cast<int>(p);
+      const bool second_used = std::any_of(
+          part.weights1.begin(), part.weights1.end(),
+          [](const Vec4& x) { return x.x != 0.0f || x.y != 0.0f || x.z != 0.0f || x.w != 0.0f; });
+      if (!second_used) {
+        part.joints1.clear();
+        part.weights1.clear();
+      }
+    }
+    if (changed == 0) return;
+    const CookedPart& first = out_->mesh.parts[static_cast<size_t>(first_part)];
+    char largest[32];
+    std::snprintf(largest, sizeof largest, "%.6g", largest_dropped);
+    issues_.note(primitive_pointer(static_cast<size_t>(first.source_mesh),
+                                   static_cast<size_t>(first.source_primitive)) +
+                     "/attributes",
+                 "INFLUENCES_REDUCED",
+                 std::to_string(changed) + " vertices had more than " + std::to_string(keep) +
+                     " influences and were reduced to their " + std::to_string(keep) +
+                     " largest, renormalised; the largest weight dropped is " + largest + ".");
   }
 
   // A part on node n under (or at) rig joint node j: skinned to j alone, its vertices
@@ -703,10 +949,10 @@ class Importer {
     bool invertible = false;
     const Mat4 bind = inverse_affine(inverse_binds_[static_cast<size_t>(joint)], &invertible);
     if (!invertible) {
-      const GltfSkin& skin = doc_.skins[static_cast<size_t>(skin_)];
-      const auto k = std::find(skin.joints.begin(), skin.joints.end(), j) - skin.joints.begin();
-      issues_.error(idx(idx("/skins", static_cast<size_t>(skin_)) + "/inverseBindMatrices",
-                        static_cast<size_t>(k)),
+      const size_t u = static_cast<size_t>(joint);
+      issues_.error(idx(idx("/skins", static_cast<size_t>(std::max(bind_skin_[u], 0))) +
+                            "/inverseBindMatrices",
+                        static_cast<size_t>(std::max(bind_index_[u], 0))),
                     "SKIN_IBM_SINGULAR",
                     "The inverse bind matrix of joint node " + std::to_string(j) +
                         " is singular, so the mesh of node " + std::to_string(n) +
@@ -719,6 +965,76 @@ class Importer {
     part.weights.assign(part.positions.size(), Vec4{1, 0, 0, 0});
   }
 
+  // One MorphSet per walked node whose mesh has morph targets, in walk order.
+  void build_morph_sets() {
+    set_of_.assign(doc_.nodes.size(), -1);
+    std::vector<bool> named(doc_.meshes.size(), false);  // target-name warnings given
+    for (int n : walk_.order) {
+      const GltfMesh* mesh = mesh_of(n);
+      if (!mesh || mesh->morph_targets <= 0) continue;
+      const size_t m = static_cast<size_t>(node(n).mesh);
+      const size_t targets = static_cast<size_t>(mesh->morph_targets);
+      if (targets > kMaxMorphTargets) {
+        if (!named[m]) {
+          issues_.error(idx("/meshes", m), "MORPH_TOO_MANY_TARGETS",
+                        "The mesh has " + std::to_string(targets) + " morph targets; at most " +
+                            std::to_string(kMaxMorphTargets) + " are taken.");
+        }
+        named[m] = true;
+        continue;
+      }
+      MorphSet set;
+      set.name = node(n).name.empty() ? "node_" + std::to_string(n) : node(n).name;
+      std::set<std::string> taken;
+      for (size_t t = 0; t < targets; ++t) {
+        std::string name = t < mesh->target_names.size() ? mesh->target_names[t] : "";
+        if (name.empty()) name = "target_" + std::to_string(t);
+        if (taken.count(name) != 0) {
+          std::string suffixed = name + "_" + std::to_string(t);
+          while (taken.count(suffixed) != 0) suffixed += "_" + std::to_string(t);
+          if (!named[m]) {
+            issues_.warning(
+                idx(idx("/meshes", m) + "/extras/targetNames", t), "MORPH_TARGET_NAME_DUPLICATE",
+                "An earlier target is named '" + name + "'; this one is named '" + suffixed + "'.");
+          }
+          name = suffixed;
+        }
+        taken.insert(name);
+        set.target_names.push_back(std::move(name));
+      }
+      named[m] = true;
+      const bool from_node = node(n).weights.size() == targets;
+      const std::vector<float>& defaults = from_node ? node(n).weights : mesh->weights;
+      set.default_weights.assign(targets, 0.0f);
+      for (size_t t = 0; t < targets && t < defaults.size(); ++t) {
+        const float w = defaults[t];
+        if (!(w >= -kMaxMorphWeight && w <= kMaxMorphWeight)) {
+          issues_.error(
+              idx((from_node ? idx("/nodes", static_cast<size_t>(n)) : idx("/meshes", m)) +
+                      "/weights",
+                  t),
+              "MORPH_WEIGHT_OUT_OF_RANGE",
+              "The default weight " + std::to_string(w) + " is outside [-" +
+                  std::to_string(static_cast<int>(kMaxMorphWeight)) + ", " +
+                  std::to_string(static_cast<int>(kMaxMorphWeight)) + "].");
+          continue;
+        }
+        set.default_weights[t] = w;
+      }
+      set.joint = skins_.empty() ? joint_of(n) : -1;
+      set_of_[static_cast<size_t>(n)] = static_cast<int>(morph_sets_.size());
+      morph_sets_.push_back(std::move(set));
+      morph_nodes_.push_back(n);
+    }
+  }
+
+  // Node n's morph set, or -1.
+  int morph_set_of(int n) const {
+    return valid_node(n) && static_cast<size_t>(n) < set_of_.size()
+               ? set_of_[static_cast<size_t>(n)]
+               : -1;
+  }
+
   // One clip per animation that keeps a channel.
   std::vector<Clip> build_clips() {
     std::vector<Clip> clips;
@@ -729,10 +1045,12 @@ class Importer {
       std::vector<const GltfChannel*> kept;
       for (const GltfChannel& ch : anim.channels) {
         const std::string cat = idx(at + "/channels", static_cast<size_t>(ch.source_channel));
-        if (ch.morph_weights) {
-          issues_.warning(cat, "ANIMATION_MORPH_SKIPPED",
-                          "morph weights are not supported; channel skipped");
-        } else if (joint_of(ch.node) < 0) {
+        if (ch.morph_weights && morph_set_of(ch.node) < 0) {
+          issues_.warning(cat, "ANIMATION_CHANNEL_OUTSIDE_RIG",
+                          "The channel animates the morph weights of node " +
+                              std::to_string(ch.node) +
+                              ", which has no morph set in the rig; channel skipped.");
+        } else if (!ch.morph_weights && joint_of(ch.node) < 0) {
           issues_.warning(cat, "ANIMATION_CHANNEL_OUTSIDE_RIG",
                           "The channel moves node " + std::to_string(ch.node) +
                               ", which is not a joint of the rig; channel skipped.");
@@ -742,7 +1060,8 @@ class Importer {
       }
       if (kept.empty()) {
         issues_.warning(at, "ANIMATION_EMPTY",
-                        "No channel of the animation moves a rig joint; animation skipped.");
+                        "No channel of the animation moves a rig joint or morph set; animation "
+                        "skipped.");
         continue;
       }
       std::string name = anim.name.empty() ? "animation_" + std::to_string(a) : anim.name;
@@ -757,8 +1076,16 @@ class Importer {
       names.insert(name);
       Clip clip(name);
       for (const GltfChannel* ch : kept) {
-        clip.add_channel(static_cast<uint16_t>(joint_of(ch->node)), ch->property, ch->interpolation,
-                         ch->times, ch->values);
+        if (ch->morph_weights) {
+          const int set = morph_set_of(ch->node);
+          clip.add_weights_channel(
+              static_cast<uint16_t>(set),
+              static_cast<uint16_t>(morph_sets_[static_cast<size_t>(set)].size()),
+              ch->interpolation, ch->times, ch->values);
+        } else {
+          clip.add_channel(static_cast<uint16_t>(joint_of(ch->node)), ch->property,
+                           ch->interpolation, ch->times, ch->values);
+        }
       }
       clips.push_back(std::move(clip));
       clip_sources_.push_back(static_cast<int>(a));
@@ -770,13 +1097,19 @@ class Importer {
   ImportedModel* out_;
   Issues issues_;
   SceneWalk walk_;
-  int skin_ = -1;                     // the skin used (the first node's of equal ones)
-  std::vector<int> joint_of_;         // per node: its rig joint, or -1
-  std::vector<uint16_t> skin_remap_;  // skin joint index -> rig joint index
+  ImportOptions options_;
+  std::vector<int> skins_;                         // the skins used, in walk order
+  std::vector<int> joint_of_;                      // per node: its rig joint, or -1
+  std::vector<std::vector<uint16_t>> skin_remap_;  // per skin: skin joint -> rig joint
   std::vector<Joint> joints_;
   std::vector<Mat4> inverse_binds_;
+  std::vector<int> bind_skin_;   // per joint: the skin its inverse bind is from, or -1
+  std::vector<int> bind_index_;  // per joint: its index in that skin's joints, or -1
   std::vector<int> joint_nodes_;
   std::vector<int> clip_sources_;
+  std::vector<MorphSet> morph_sets_;
+  std::vector<int> morph_nodes_;                          // per set: its node
+  std::vector<int> set_of_;                               // per node: its morph set, or -1
   std::vector<int> material_of_;                          // glTF material -> model material
   std::map<std::pair<int, ColorSpace>, int> texture_of_;  // (image, space) -> model texture
   Mat4 root_;
@@ -795,7 +1128,7 @@ bool ImportedModel::ok() const {
 }
 
 ImportedModel import_gltf(const GltfDocument& doc, std::string_view mesh_name,
-                          std::string_view source_file) {
+                          std::string_view source_file, const ImportOptions& options) {
   ImportedModel out;
   out.mesh.name = std::string(mesh_name);
   out.mesh.source_file = std::string(source_file);
@@ -806,7 +1139,7 @@ ImportedModel import_gltf(const GltfDocument& doc, std::string_view mesh_name,
                           true, false});
     return out;
   }
-  Importer importer(doc, &out);
+  Importer importer(doc, options, &out);
   importer.run();
   return out;
 }

@@ -27,6 +27,7 @@
 #include "animpack/bounds.h"
 #include "animpack/compiler/gltf_reader.h"
 #include "animpack/compiler/import_gltf.h"
+#include "animpack/morph.h"
 #include "animpack/skeleton.h"
 #include "animpack/skinning.h"
 
@@ -95,11 +96,62 @@ struct Tightness {
   }
 };
 
-// Every vertex the runtime places for `palette` (empty: at rest, as stored), into out.
-void place(const Model& m, std::span<const Mat4> palette, std::vector<Vec3>* out) {
+// Vertex v of `part` morphed by `weights` (its set's, or empty for none) and placed by
+// `palette` with all eight influences, in double: the reference rule (morph, then skin)
+// for the parts the four-influence skin() below does not cover.
+Vec3 place_vertex(const CookedPart& part, size_t v, std::span<const float> weights,
+                  std::span<const Mat4> palette) {
+  double p[3] = {part.positions[v].x, part.positions[v].y, part.positions[v].z};
+  for (size_t t = 0; t < weights.size() && t < part.morph_targets.size(); ++t) {
+    if (part.morph_targets[t].positions.empty()) continue;
+    const Vec3 d = part.morph_targets[t].positions[v];
+    p[0] += weights[t] * static_cast<double>(d.x);
+    p[1] += weights[t] * static_cast<double>(d.y);
+    p[2] += weights[t] * static_cast<double>(d.z);
+  }
+  const auto apply = [&p](const Mat4& m, double w, double* out) {
+    for (int r = 0; r < 3; ++r) {
+      out[r] += w * (m.m[r] * p[0] + m.m[4 + r] * p[1] + m.m[8 + r] * p[2] + m.m[12 + r]);
+    }
+  };
+  double out[3] = {0, 0, 0};
+  if (!part.joints.empty() && !palette.empty()) {
+    const bool eight = !part.weights1.empty();
+    const Vec4 a = part.weights[v], b = eight ? part.weights1[v] : Vec4{0, 0, 0, 0};
+    const float w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+    for (int k = 0; k < 8; ++k) {
+      if (w[k] == 0.0f) continue;
+      const uint16_t j = k < 4 ? part.joints[v].j[k] : part.joints1[v].j[k - 4];
+      apply(palette[j], w[k], out);
+    }
+  } else if (part.joint >= 0 && !palette.empty()) {
+    apply(palette[static_cast<size_t>(part.joint)], 1.0, out);
+  } else {
+    out[0] = p[0];
+    out[1] = p[1];
+    out[2] = p[2];
+  }
+  return {static_cast<float>(out[0]), static_cast<float>(out[1]), static_cast<float>(out[2])};
+}
+
+// Every vertex the runtime places for `palette` (empty: at rest, as stored), into out;
+// morphing parts by `weights` (flat over the rig's sets; empty: not morphed).
+void place(const Model& m, std::span<const Mat4> palette, std::vector<Vec3>* out,
+           std::span<const float> weights = {}) {
   out->clear();
+  const std::span<const MorphSet> sets =
+      m.rig ? m.rig->rig.morph_sets() : std::span<const MorphSet>{};
   for (const CookedPart& part : m.mesh.parts) {
-    if (!part.joints.empty() && !palette.empty()) {
+    std::span<const float> w;
+    if (part.morph_set >= 0 && !weights.empty()) {
+      const MorphSet& set = sets[static_cast<size_t>(part.morph_set)];
+      w = weights.subspan(set.first, set.size());
+    }
+    if (!w.empty() || !part.weights1.empty()) {
+      for (size_t v = 0; v < part.positions.size(); ++v) {
+        out->push_back(place_vertex(part, v, w, palette));
+      }
+    } else if (!part.joints.empty() && !palette.empty()) {
       std::vector<Vec3> skinned(part.positions.size());
       const SkinInput in{part.positions, {}, {}, part.joints, part.weights};
       ASSERT_TRUE(skin(in, palette, {skinned, {}, {}}));
@@ -112,6 +164,32 @@ void place(const Model& m, std::span<const Mat4> palette, std::vector<Vec3>* out
       out->insert(out->end(), part.positions.begin(), part.positions.end());
     }
   }
+}
+
+// The rig's default weights, then every key's weights of every kWeights channel (the
+// others at their defaults): the morph poses the corpus test holds the bounds to.
+std::vector<std::vector<float>> keyed_weights(const Rig& rig) {
+  std::vector<float> defaults(rig.morph_weight_count(), 0.0f);
+  for (const MorphSet& set : rig.morph_sets()) {
+    for (size_t t = 0; t < set.size(); ++t) defaults[set.first + t] = set.default_weights[t];
+  }
+  std::vector<std::vector<float>> out = {defaults};
+  for (const Clip& clip : rig.clips()) {
+    for (const Channel& ch : clip.channels()) {
+      if (ch.property != Property::kWeights) continue;
+      const MorphSet& set = rig.morph_sets()[ch.joint];
+      const bool cubic = ch.interpolation == Interpolation::kCubicSpline;
+      const size_t stride = cubic ? 3u * ch.width : ch.width;
+      for (size_t k = 0; k < ch.times.size(); ++k) {
+        std::vector<float> w = defaults;
+        for (size_t t = 0; t < ch.width; ++t) {
+          w[set.first + t] = ch.values[k * stride + (cubic ? ch.width : 0) + t];
+        }
+        out.push_back(std::move(w));
+      }
+    }
+  }
+  return out;
 }
 
 // Checks every placed vertex against the box; returns the number outside (reporting
@@ -136,7 +214,7 @@ TEST(Bounds, EveryCorpusVertexLiesInsideThePosedBox) {
     const std::string name = fs::relative(file, kCorpus).string();
     SCOPED_TRACE(name);
     const std::optional<Model> m = import_model(file);
-    if (!m) continue;  // the two files with two skins: they do not cook
+    if (!m) continue;
     ++models;
     const MeshBounds bounds{m->mesh.bind_bounds, m->mesh.static_bounds, m->mesh.joint_bounds};
     std::vector<Vec3> points;
@@ -150,6 +228,17 @@ TEST(Bounds, EveryCorpusVertexLiesInsideThePosedBox) {
     }
     ASSERT_TRUE(m->mesh.bind_bounds.valid());
     const Rig& rig = m->rig->rig;
+    // Morphing models at rest, at their default and every keyed weight.
+    if (rig.morph_weight_count() > 0) {
+      auto animator = Animator::create(&rig, 60);
+      ASSERT_TRUE(animator);
+      animator->evaluate(0);
+      for (const std::vector<float>& weights : keyed_weights(rig)) {
+        place(*m, animator->palette(), &points, weights);
+        ASSERT_EQ(count_outside(posed_bounds(bounds, animator->palette()), points, name + " morph"),
+                  0);
+      }
+    }
     Tightness model;
     for (int c = 0; c < rig.clip_count(); ++c) {
       ++clips;
@@ -213,6 +302,125 @@ TEST(Bounds, EmptyPaletteGivesTheBindBox) {
     }
   }
   EXPECT_GT(models, 40);
+}
+
+// A one-joint node rig whose part morphs by two targets: default weights {0.5, 0}, a
+// linear clip keying them from {-0.5, 0} to {1, 3} and a cubic spline whose tangents
+// overshoot its keys. Every vertex at every weight those give (the cubic sampled here
+// by the Hermite basis) lies in the bind box and in the joint's box; a weight beyond the
+// stated range can fall outside, so the boxes are not merely large.
+TEST(Bounds, MorphDeltasWidenTheBoxesOverEveryDefaultAndKeyedWeight) {
+  std::vector<Joint> joints(1);
+  joints[0].name = "root";
+  auto skeleton = Skeleton::create(std::move(joints), {Mat4{}}, Mat4{});
+  ASSERT_TRUE(skeleton);
+  MorphSet set;
+  set.name = "face";
+  set.target_names = {"a", "b"};
+  set.default_weights = {0.5f, 0.0f};
+  set.joint = 0;
+  std::vector<Clip> clips;
+  clips.emplace_back("Linear");
+  clips.back().add_weights_channel(0, 2, Interpolation::kLinear, std::vector<float>{0, 1},
+                                   std::vector<float>{-0.5f, 0, 1, 3});
+  // Keys: in-tangent, value, out-tangent per key, two weights each.
+  const std::vector<float> cubic = {0, 0, 0, 0, 8, -6, -8, 4, 1, 0, 0, 0};
+  clips.emplace_back("Cubic");
+  clips.back().add_weights_channel(0, 2, Interpolation::kCubicSpline, std::vector<float>{0, 1},
+                                   cubic);
+  auto rig = Rig::create(std::move(*skeleton), std::move(clips), {set});
+  ASSERT_TRUE(rig) << rig.error().message();
+  CookedRig cooked;
+  cooked.rig = std::move(*rig);
+  cooked.joint_source_nodes = {0};
+  cooked.morph_source_nodes = {0};
+  cooked.node_rig = true;
+  CookedMesh mesh;
+  CookedPart part;
+  part.joint = 0;
+  part.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  part.indices = {0, 1, 2};
+  part.source_vertices = {0, 1, 2};
+  part.morph_set = 0;
+  part.morph_targets.resize(2);
+  part.morph_targets[0].positions.assign(3, Vec3{1, 2, 0});
+  part.morph_targets[1].positions.assign(3, Vec3{0, -1, 0.5f});
+  mesh.parts.push_back(part);
+  compute_mesh_bounds(mesh, &cooked);
+  ASSERT_EQ(mesh.joint_bounds.size(), 1u);
+  const Box joint_box{mesh.joint_bounds[0].lo, mesh.joint_bounds[0].hi};
+
+  const auto morphed = [&part](size_t v, double a, double b) {
+    const Vec3 p = part.positions[v];
+    return Vec3{static_cast<float>(p.x + a * 1.0), static_cast<float>(p.y + a * 2.0 - b),
+                static_cast<float>(p.z + b * 0.5)};
+  };
+  std::vector<std::pair<double, double>> weights = {{0.5, 0.0}};
+  for (int i = 0; i <= 20; ++i) {
+    const double s = i / 20.0;
+    weights.push_back({-0.5 + 1.5 * s, 3.0 * s});  // the linear clip
+    for (int k = 0; k <= 20; ++k) weights.push_back({-0.5 + 1.5 * s, 3.0 * k / 20.0});
+  }
+  double highest_a = 0.0;
+  for (int i = 0; i <= 100; ++i) {
+    const double s = i / 100.0;
+    const double h00 = 2 * s * s * s - 3 * s * s + 1, h10 = s * s * s - 2 * s * s + s;
+    const double h01 = -2 * s * s * s + 3 * s * s, h11 = s * s * s - s * s;
+    const double a = h00 * cubic[2] + h10 * cubic[4] + h01 * cubic[8] + h11 * cubic[6];
+    const double b = h00 * cubic[3] + h10 * cubic[5] + h01 * cubic[9] + h11 * cubic[7];
+    highest_a = std::max(highest_a, a);
+    weights.push_back({a, b});
+  }
+  EXPECT_GT(highest_a, 2.5);  // the spline overshoots its keys (0 and 1) well
+  for (const auto& [a, b] : weights) {
+    for (size_t v = 0; v < 3; ++v) {
+      const Vec3 p = morphed(v, a, b);
+      EXPECT_TRUE(mesh.bind_bounds.contains(p)) << a << " " << b << " vertex " << v;
+      EXPECT_TRUE(joint_box.contains(p)) << a << " " << b << " vertex " << v;
+    }
+  }
+  EXPECT_FALSE(mesh.bind_bounds.contains(morphed(1, 5.0, 0.0)));
+  // Without morph targets the same part's box is its vertices' own.
+  CookedMesh plain;
+  plain.parts.push_back(part);
+  plain.parts[0].morph_set = -1;
+  plain.parts[0].morph_targets.clear();
+  compute_mesh_bounds(plain, &cooked);
+  EXPECT_EQ(plain.bind_bounds.lo, (Vec3{0, 0, 0}));
+  EXPECT_EQ(plain.bind_bounds.hi, (Vec3{1, 1, 0}));
+}
+
+// A vertex weighted only by its second influence set counts in that joint's box.
+TEST(Bounds, SecondInfluenceSetCountsInItsJointsBoxes) {
+  std::vector<Joint> joints(2);
+  joints[0].name = "a";
+  joints[1].name = "b";
+  joints[1].parent = 0;
+  Mat4 ibm;
+  ibm.m[12] = -4;  // joint b's frame sits at x = 4
+  auto skeleton = Skeleton::create(std::move(joints), {Mat4{}, ibm}, Mat4{});
+  ASSERT_TRUE(skeleton);
+  auto rig = Rig::create(std::move(*skeleton), {});
+  ASSERT_TRUE(rig);
+  CookedRig cooked;
+  cooked.rig = std::move(*rig);
+  cooked.joint_source_nodes = {0, 1};
+  CookedMesh mesh;
+  CookedPart part;
+  part.positions = {{0, 0, 0}, {5, 0, 0}};
+  part.indices = {0, 1, 1};
+  part.source_vertices = {0, 1};
+  part.joints = {JointIndices{{0, 0, 0, 0}}, JointIndices{{0, 0, 0, 0}}};
+  part.weights = {{1, 0, 0, 0}, {0.5f, 0, 0, 0}};
+  part.joints1 = {JointIndices{{0, 0, 0, 0}}, JointIndices{{1, 0, 0, 0}}};
+  part.weights1 = {{0, 0, 0, 0}, {0.5f, 0, 0, 0}};
+  mesh.parts.push_back(part);
+  compute_mesh_bounds(mesh, &cooked);
+  ASSERT_EQ(mesh.joint_bounds.size(), 2u);
+  EXPECT_EQ(mesh.joint_bounds[1].joint, 1);
+  // Vertex 1 in joint b's frame: x = 5 - 4 = 1.
+  EXPECT_EQ(mesh.joint_bounds[1].lo, (Vec3{1, 0, 0}));
+  EXPECT_EQ(mesh.joint_bounds[1].hi, (Vec3{1, 0, 0}));
 }
 
 }  // namespace

@@ -312,17 +312,6 @@ void expect_near(Vec3 a, Vec3 b, float tolerance = 1e-5f) {
   EXPECT_NEAR(a.z, b.z, tolerance);
 }
 
-TEST(ImportGltfSkin, SeveralDifferentSkinsInOneSceneAreAnError) {
-  GltfWriter w = two_joint_skin();
-  w.skin({{"joints", {1, 0}}});
-  const int second = w.node({{"name", "second"}, {"mesh", 0}, {"skin", 1}});
-  w.scene({0, 2, second});
-  const ImportedModel model = import_doc(w.read());
-  EXPECT_FALSE(model.ok());
-  EXPECT_TRUE(has_issue(model, "MESH_SEVERAL_SKINS", "/skins", true)) << describe(model.issues);
-  EXPECT_FALSE(model.rig.has_value());
-}
-
 TEST(ImportGltfSkin, SkinsWithTheSameJointsAndBindsCountAsOne) {
   GltfWriter w = two_joint_skin();
   w.doc["skins"].push_back(w.doc["skins"][0]);
@@ -373,16 +362,22 @@ TEST(ImportGltfSkin, WeightsAreNormalisedToSumToOne) {
   EXPECT_FLOAT_EQ(weights[2].x, 1.0f);
 }
 
-TEST(ImportGltfSkin, ExtraJointSetsAreDroppedWithAWarning) {
+TEST(ImportGltfSkin, SecondJointSetIsKeptAndTheEightWeightsNormalisedTogether) {
+  // JOINTS_1/WEIGHTS_1 name the same accessors as JOINTS_0/WEIGHTS_0: every influence
+  // twice, so each of the eight normalised weights is half the file's.
   const fs::path file = kCorpus / "gltf/SimpleSkin-ramses-variants/SimpleSkin-multi-joint-set.gltf";
   const GltfDocument doc = read_gltf(file);
   const ImportedModel model = import_gltf(doc, "skin", file.string());
   ASSERT_TRUE(model.ok()) << describe(model.issues);
-  EXPECT_TRUE(has_issue(model, "SKIN_INFLUENCES_DROPPED",
-                        "/meshes/0/primitives/0/attributes/JOINTS_1", false))
-      << describe(model.issues);
-  for (const Vec4& v : model.mesh.parts[0].weights) {
-    EXPECT_NEAR(v.x + v.y + v.z + v.w, 1.0f, 1e-6f);
+  EXPECT_EQ(count_code(model, "SKIN_INFLUENCES_DROPPED"), 0) << describe(model.issues);
+  const CookedPart& part = model.mesh.parts[0];
+  ASSERT_EQ(part.weights1.size(), part.weights.size());
+  ASSERT_EQ(part.joints1.size(), part.joints.size());
+  for (size_t v = 0; v < part.weights.size(); ++v) {
+    const Vec4 a = part.weights[v], b = part.weights1[v];
+    EXPECT_NEAR(a.x + a.y + a.z + a.w + b.x + b.y + b.z + b.w, 1.0f, 1e-6f);
+    EXPECT_TRUE(bits_equal(&a.x, &b.x, 4)) << v;
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(part.joints[v].j[k], part.joints1[v].j[k]);
   }
 }
 
@@ -580,7 +575,7 @@ TEST(ImportGltfClips, UnnamedAndDuplicateNamesAreMadeUnique) {
   EXPECT_EQ(model.rig->rig.clips()[0].channels()[0].interpolation, Interpolation::kStep);
 }
 
-TEST(ImportGltfClips, MorphWeightChannelIsSkippedWithAWarning) {
+TEST(ImportGltfClips, MorphWeightChannelBecomesAWeightsChannelOfTheNodesSet) {
   GltfWriter w;
   json attributes = triangle_attributes(w);
   const int target = w.vec3s({{0, 0, 1}, {0, 0, 1}, {0, 0, 1}}, true);
@@ -592,10 +587,27 @@ TEST(ImportGltfClips, MorphWeightChannelIsSkippedWithAWarning) {
   w.scene({0});
   const ImportedModel model = import_doc(w.read());
   ASSERT_TRUE(model.ok()) << describe(model.issues);
-  EXPECT_TRUE(has_issue(model, "ANIMATION_MORPH_SKIPPED", "/animations/0/channels/0", false));
+  EXPECT_EQ(count_code(model, "ANIMATION_CHANNEL_OUTSIDE_RIG"), 0) << describe(model.issues);
   ASSERT_TRUE(model.rig.has_value());
+  ASSERT_EQ(model.rig->rig.morph_sets().size(), 1u);
+  EXPECT_EQ(model.rig->rig.morph_sets()[0].name, "morph");
+  EXPECT_EQ(model.rig->rig.morph_sets()[0].target_names, (std::vector<std::string>{"target_0"}));
   ASSERT_EQ(model.rig->rig.clip_count(), 1);
-  EXPECT_EQ(model.rig->rig.clips()[0].channels().size(), 1u);
+  const Clip& clip = model.rig->rig.clips()[0];
+  ASSERT_EQ(clip.channels().size(), 2u);
+  const Channel& weights = clip.channels()[0];
+  EXPECT_EQ(weights.property, Property::kWeights);
+  EXPECT_EQ(weights.joint, 0);
+  EXPECT_EQ(weights.width, 1);
+  EXPECT_EQ(std::vector<float>(weights.values.begin(), weights.values.end()),
+            (std::vector<float>{0, 1}));
+  EXPECT_EQ(clip.channels()[1].property, Property::kTranslation);
+  // The deltas as the file gives them (a node rig: node-local).
+  ASSERT_EQ(model.mesh.parts[0].morph_targets.size(), 1u);
+  for (const Vec3& d : model.mesh.parts[0].morph_targets[0].positions) {
+    EXPECT_EQ(d, (Vec3{0, 0, 1}));
+  }
+  EXPECT_EQ(model.mesh.parts[0].morph_targets[0].positions.size(), 3u);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -799,7 +811,7 @@ TEST(ImportGltfDocument, IssueCodesAreUniqueAndEveryEmittedCodeIsListed) {
     EXPECT_TRUE(codes.insert(info.code).second) << info.code;
     EXPECT_FALSE(info.rule.empty());
   }
-  EXPECT_TRUE(is_import_issue_code("MESH_SEVERAL_SKINS"));
+  EXPECT_TRUE(is_import_issue_code("SKIN_HELPER_JOINT"));
   EXPECT_FALSE(is_import_issue_code("NO_SUCH_CODE"));
 }
 
