@@ -11,6 +11,7 @@
 
 #include "animpack/compiler/atlas_import.h"
 #include "animpack/compiler/gltf_reader.h"
+#include "animpack/compiler/import_assimp.h"
 #include "animpack/compiler/import_gltf.h"
 #include "animpack/compiler/mesh_bounds.h"
 #include "animpack/compiler/scene.h"
@@ -71,52 +72,9 @@ class Cooker {
     if (mesh.name.empty() || mesh.file.empty() || meshes_.count(mesh.name)) return;
     if (contents_reported_) return;  // the pack is over its limit: load no more
     LoadedMesh& loaded = meshes_[mesh.name];
-    const fs::path path = scene_.folder / mesh.file;
-    const std::string shown = path.string();
-    const GltfDocument doc = read_gltf(path);
-    for (const fs::path& f : doc.files) out_.inputs.push_back(f);
-    if (doc.files.empty()) out_.inputs.push_back(path);
-    // A file that cannot be read at all is one problem, reported at the scene key.
-    if (doc.files.empty()) {
-      std::string reason = "cannot be read";
-      for (const GltfIssue& issue : doc.issues) {
-        if (issue.error) {
-          reason = issue.message;
-          break;
-        }
-      }
-      at("E0201", mesh.file_pos, "mesh " + quote(mesh.name) + ": " + mesh.file + ": " + reason);
-      return;
-    }
-    // Problems inside the file are reported in it, at their JSON pointer, with a note at
-    // the scene key that named the file.
-    int errors = 0;
-    for (const GltfIssue& issue : doc.issues) {
-      std::string where = issue.pointer.empty()
-                              ? (issue.offset >= 0 ? "byte " + std::to_string(issue.offset) : "")
-                              : issue.pointer;
-      add_in_file(shown, issue.error, where, issue.message, issue.code, errors);
-    }
-    if (errors > 0) {
-      note(mesh, shown, errors, "does not load");
-      return;
-    }
-    ImportedModel model = import_gltf(doc, mesh.name, pack_source_name(scene_.folder, mesh.file));
-    for (const ImportIssue& issue : model.issues) {
-      if (issue.note) {
-        // Something the import made (generated normals or tangents): a note naming the
-        // mesh and the primitive, in the glTF file.
-        sink_.add({"W0301", Severity::kNote, shown, 0, 0,
-                   "mesh " + quote(mesh.name) + ": " + issue.pointer + ": " + issue.message + " [" +
-                       issue.code + "]"});
-        continue;
-      }
-      add_in_file(shown, issue.error, issue.pointer, issue.message, issue.code, errors);
-    }
-    if (errors > 0 || !model.ok()) {
-      note(mesh, shown, errors, "cannot be imported");
-      return;
-    }
+    std::optional<ImportedModel> imported = read_model(mesh);
+    if (!imported) return;
+    ImportedModel& model = *imported;
     // Each distinct image once in the pack: the textures this model adds.
     std::vector<int> texture_remap(model.textures.size(), -1);
     uint64_t new_texture_bytes = 0;
@@ -139,6 +97,86 @@ class Cooker {
     loaded.pack_mesh = static_cast<int>(out_.pack.meshes.size());
     out_.pack.meshes.push_back(std::move(model.mesh));
     add_mesh_events(mesh, loaded);
+  }
+
+  // Reads and imports a [[mesh]] file, by its extension: .fbx and .dae through Assimp
+  // (import_assimp.h; a file Assimp cannot read is reported at the scene's `file` key),
+  // anything else as glTF. Reports every problem; nothing when the model cannot be used.
+  std::optional<ImportedModel> read_model(const SceneMesh& mesh) {
+    const fs::path path = scene_.folder / mesh.file;
+    const std::string shown = path.string();
+    std::string ext = path.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (ext == ".fbx" || ext == ".dae") {
+      out_.inputs.push_back(path);
+      ImportedModel model =
+          import_assimp(path, mesh.name, pack_source_name(scene_.folder, mesh.file));
+      bool failed = false;
+      for (const ImportIssue& issue : model.issues) {
+        if (issue.error && issue.pointer.empty()) {
+          at("E0201", mesh.file_pos,
+             "mesh " + quote(mesh.name) + ": " + issue.message + " [" + issue.code + "]");
+          failed = true;
+        }
+      }
+      if (failed) return std::nullopt;
+      if (!report_import(mesh, shown, model)) return std::nullopt;
+      return model;
+    }
+    const GltfDocument doc = read_gltf(path);
+    for (const fs::path& f : doc.files) out_.inputs.push_back(f);
+    if (doc.files.empty()) out_.inputs.push_back(path);
+    // A file that cannot be read at all is one problem, reported at the scene key.
+    if (doc.files.empty()) {
+      std::string reason = "cannot be read";
+      for (const GltfIssue& issue : doc.issues) {
+        if (issue.error) {
+          reason = issue.message;
+          break;
+        }
+      }
+      at("E0201", mesh.file_pos, "mesh " + quote(mesh.name) + ": " + mesh.file + ": " + reason);
+      return std::nullopt;
+    }
+    // Problems inside the file are reported in it, at their JSON pointer, with a note at
+    // the scene key that named the file.
+    int errors = 0;
+    for (const GltfIssue& issue : doc.issues) {
+      std::string where = issue.pointer.empty()
+                              ? (issue.offset >= 0 ? "byte " + std::to_string(issue.offset) : "")
+                              : issue.pointer;
+      add_in_file(shown, issue.error, where, issue.message, issue.code, errors);
+    }
+    if (errors > 0) {
+      note(mesh, shown, errors, "does not load");
+      return std::nullopt;
+    }
+    ImportedModel model = import_gltf(doc, mesh.name, pack_source_name(scene_.folder, mesh.file));
+    if (!report_import(mesh, shown, model)) return std::nullopt;
+    return model;
+  }
+
+  // The import's issues: notes and problems in the file (at their pointer), with a note
+  // at the scene key when there are errors; false when the model cannot be used.
+  bool report_import(const SceneMesh& mesh, const std::string& shown, const ImportedModel& model) {
+    int errors = 0;
+    for (const ImportIssue& issue : model.issues) {
+      if (issue.note) {
+        // Something the import made (generated normals or tangents): a note naming the
+        // mesh and the primitive, in the glTF file.
+        sink_.add({"W0301", Severity::kNote, shown, 0, 0,
+                   "mesh " + quote(mesh.name) + ": " + issue.pointer + ": " + issue.message + " [" +
+                       issue.code + "]"});
+        continue;
+      }
+      add_in_file(shown, issue.error, issue.pointer, issue.message, issue.code, errors);
+    }
+    if (errors > 0 || !model.ok()) {
+      note(mesh, shown, errors, "cannot be imported");
+      return false;
+    }
+    return true;
   }
 
   static std::vector<Clip> copy_clips(const Rig& rig) {
