@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "animpack/compiler/input_file.h"
+#include "animpack/compiler/retarget.h"
 
 namespace animpack {
 namespace {
@@ -193,6 +194,12 @@ std::string extension(std::string_view path) {
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
+
+// What a mesh `file` and a clip source's `file` may be: glTF (our reader) or what the
+// cooker reads through Assimp (FBX, Collada); an atlas is a PNG.
+constexpr std::array<std::string_view, 4> kModelExtensions = {".gltf", ".glb", ".fbx", ".dae"};
+constexpr std::string_view kModelExtensionRule = "a .gltf, .glb, .fbx or .dae";
+constexpr std::array<std::string_view, 1> kAtlasExtensions = {".png"};
 
 std::optional<Playback> parse_playback(std::string_view text) {
   if (text == "loop") return Playback::kLoop;
@@ -475,7 +482,7 @@ class Reader {
 
   // A relative asset path with one of the extensions; `ext_rule` words them.
   bool get_path(const toml::node& node, std::string_view what, SourcePos at,
-                std::initializer_list<std::string_view> extensions, std::string_view ext_rule,
+                std::span<const std::string_view> extensions, std::string_view ext_rule,
                 std::string* out) {
     std::string path;
     if (!get_string(node, what, at, &path, true)) return false;
@@ -569,6 +576,202 @@ class Reader {
 
   // --- Tables. ---
 
+  // A mesh's `clips` (SceneClipSource): an array of inline tables or [[mesh.clips]]
+  // tables. Rules the file alone decides: keys and kinds, a cut's `from` and `to` both or
+  // neither (E0169) and in order (E0170), a cut's `name` (E0171), `name` or `rename`
+  // (E0172). Names across sources and `retarget_from` are checked with the other meshes
+  // (check_clip_sources).
+  void read_clip_sources(const toml::node& node, SourcePos at, std::vector<SceneClipSource>* out) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) {
+      wrong_kind(node, "`clips`", at,
+                 "an array of inline tables { file, include, exclude, name, rename, from, to, "
+                 "retarget_from } (or [[mesh.clips]] tables)");
+      return;
+    }
+    if (over_limit(array->size(), kMaxClipSources, "`clips`", "sources", at)) return;
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      SceneClipSource source;
+      source.pos = to_pos(element.source().begin);
+      const std::string which = "clip source " + std::to_string(i + 1);
+      const toml::table* table = element.as_table();
+      if (table == nullptr) {
+        wrong_kind(element, "element " + std::to_string(i + 1) + " of `clips`", source.pos,
+                   "an inline table { file, include, ... } (or a [[mesh.clips]] table)");
+        continue;
+      }
+      Misspelt misspelt;
+      bool from_ok = false, to_ok = false;
+      for (const Entry& e : entries(*table)) {
+        if (e.key == "file") {
+          source.file_pos = e.pos;
+          get_path(*e.node, which + "'s `file`", e.pos, kModelExtensions, kModelExtensionRule,
+                   &source.file);
+        } else if (e.key == "include" || e.key == "exclude") {
+          const bool include = e.key == "include";
+          (include ? source.include_pos_key : source.exclude_pos_key) = e.pos;
+          read_patterns(*e.node, e.key, e.pos, include ? &source.include : &source.exclude,
+                        include ? &source.include_pos : &source.exclude_pos);
+        } else if (e.key == "name") {
+          source.name_pos = e.pos;
+          get_string(*e.node, which + "'s `name`", e.pos, &source.name, true);
+        } else if (e.key == "rename") {
+          source.rename_pos = e.pos;
+          read_rename(*e.node, e.pos, which, &source.rename);
+        } else if (e.key == "from" || e.key == "to") {
+          const bool is_from = e.key == "from";
+          (is_from ? source.from_pos : source.to_pos) = e.pos;
+          float seconds = 0;
+          if (get_float(*e.node, which + "'s " + ticked(e.key), e.pos, &seconds)) {
+            (is_from ? source.from : source.to) = seconds;
+            (is_from ? from_ok : to_ok) = true;
+          }
+        } else if (e.key == "retarget_from") {
+          source.retarget_from_pos = e.pos;
+          get_string(*e.node, which + "'s `retarget_from`", e.pos, &source.retarget_from, true);
+        } else {
+          unknown_key(
+              e,
+              which +
+                  " (it takes `file`, `include`, `exclude`, `name`, `rename`, `from`, "
+                  "`to` and `retarget_from`)",
+              {"file", "include", "exclude", "name", "rename", "from", "to", "retarget_from"},
+              &misspelt);
+        }
+      }
+      // A cut: `from` and `to` together, 0 <= from < to, within a clip's bounds.
+      if (source.from_pos.known() != source.to_pos.known() && !misspelt.has("from") &&
+          !misspelt.has("to")) {
+        const bool has_from = source.from_pos.known();
+        report("E0169", has_from ? source.from_pos : source.to_pos,
+               which + " has `" + (has_from ? "from" : "to") + "` but no `" +
+                   (has_from ? "to" : "from") +
+                   "`; a cut takes both (seconds into the animation: the part from `from` to "
+                   "`to` becomes the clip)");
+      } else if (from_ok && to_ok) {
+        if (source.from < 0) {
+          report("E0170", source.from_pos,
+                 which + "'s `from` " + number(source.from) + " s must be 0 or more");
+        } else if (!(source.to > source.from)) {
+          report("E0170", source.to_pos,
+                 which + "'s cut ends (`to` = " + number(source.to) +
+                     " s) before it starts (`from` = " + number(source.from) +
+                     " s); `to` must be later than `from`");
+        } else if (source.to > kMaxClipSeconds) {
+          report("E0170", source.to_pos,
+                 which + "'s `to` " + number(source.to) + " s is past the longest clip, " +
+                     number(kMaxClipSeconds) + " s");
+        } else if (!(source.to - source.from >= kMinClipSeconds)) {
+          report("E0170", source.to_pos,
+                 which + "'s cut lasts " + number(source.to - source.from) +
+                     " s, under the shortest clip, " + number(kMinClipSeconds) + " s");
+        } else {
+          source.cut = true;
+        }
+      }
+      if (source.from_pos.known() && source.to_pos.known() && !source.name_pos.known() &&
+          !misspelt.has("name")) {
+        report("E0171", source.pos,
+               which +
+                   " cuts an animation (`from`, `to`) but gives the cut no `name`; the cut "
+                   "is a clip of its own and needs one");
+      }
+      if (source.name_pos.known() && source.rename_pos.known()) {
+        report("E0172",
+               before(source.name_pos, source.rename_pos) ? source.rename_pos : source.name_pos,
+               which +
+                   " has both `name` (the name of its one animation) and `rename` (names "
+                   "for several); give one of them");
+      }
+      out->push_back(std::move(source));
+    }
+  }
+
+  // A clip source's `include` or `exclude`: an array of non-empty glob patterns.
+  void read_patterns(const toml::node& node, std::string_view key, SourcePos at,
+                     std::vector<std::string>* out, std::vector<SourcePos>* element_pos) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) {
+      wrong_kind(node, ticked(key), at,
+                 "an array of animation names or patterns (`*` any run, `?` one character)");
+      return;
+    }
+    if (over_limit(array->size(), kMaxClipPatterns, ticked(key), "patterns", at)) return;
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      const SourcePos pos = to_pos(element.source().begin);
+      std::string pattern;
+      if (!get_string(element, "element " + std::to_string(i + 1) + " of " + ticked(key), pos,
+                      &pattern, true)) {
+        continue;
+      }
+      out->push_back(std::move(pattern));
+      element_pos->push_back(pos);
+    }
+  }
+
+  // A clip source's `rename = { "animation" = "clip", ... }`.
+  void read_rename(const toml::node& node, SourcePos at, const std::string& which,
+                   std::vector<SceneRename>* out) {
+    const toml::table* table = node.as_table();
+    if (table == nullptr) {
+      wrong_kind(node, which + "'s `rename`", at,
+                 "an inline table { \"animation name\" = \"clip name\", ... }");
+      return;
+    }
+    if (over_limit(table->size(), kMaxClipPatterns, "`rename`", "entries", at)) return;
+    for (const Entry& e : entries(*table)) {
+      SceneRename rename;
+      rename.from = std::string(e.key);
+      rename.pos = e.pos;
+      if (rename.from.empty()) {
+        report("E0109", e.pos, which + "'s `rename` has an empty animation name");
+        continue;
+      }
+      if (!get_string(*e.node, which + "'s new name for " + ticked(rename.from), e.pos, &rename.to,
+                      true)) {
+        continue;
+      }
+      out->push_back(std::move(rename));
+    }
+  }
+
+  // A mesh's `humanoid = { bone = "joint", ... }`: bones of kHumanoidBones (E0176, with a
+  // close spelling), each joint named by one bone only (E0177).
+  void read_humanoid(const toml::node& node, SourcePos at, std::vector<SceneRename>* out) {
+    const toml::table* table = node.as_table();
+    if (table == nullptr) {
+      wrong_kind(node, "`humanoid`", at,
+                 "an inline table { hips = \"joint\", left_upper_leg = \"joint\", ... }");
+      return;
+    }
+    const std::span<const std::string_view> bones(kHumanoidBones);
+    for (const Entry& e : entries(*table)) {
+      SceneRename bone;
+      bone.from = std::string(e.key);
+      bone.pos = e.pos;
+      if (std::find(bones.begin(), bones.end(), e.key) == bones.end()) {
+        report("E0176", e.pos,
+               "unknown humanoid bone " + ticked(e.key) +
+                   " (the bones are docs/scene-format.md's, Unity's humanoid set in snake_case: "
+                   "`hips`, `spine`, `left_upper_leg`, ...)" +
+                   did_you_mean(closest(e.key, bones)));
+        continue;
+      }
+      if (!get_string(*e.node, "humanoid bone " + ticked(e.key), e.pos, &bone.to, true)) continue;
+      const auto same = std::find_if(out->begin(), out->end(),
+                                     [&](const SceneRename& b) { return b.to == bone.to; });
+      if (same != out->end()) {
+        report("E0177", e.pos,
+               "humanoid bones " + ticked(same->from) + " and " + ticked(bone.from) +
+                   " both name joint " + ticked(bone.to) + "; a joint stands for one bone");
+        continue;
+      }
+      out->push_back(std::move(bone));
+    }
+  }
+
   SceneMesh read_mesh(const toml::table& table, SourcePos pos) {
     SceneMesh mesh;
     mesh.pos = pos;
@@ -580,7 +783,7 @@ class Reader {
         get_string(*e.node, "mesh `name`", e.pos, &mesh.name, true);
       } else if (e.key == "file") {
         mesh.file_pos = e.pos;
-        get_path(*e.node, "mesh `file`", e.pos, {".gltf", ".glb"}, "a .gltf or .glb", &mesh.file);
+        get_path(*e.node, "mesh `file`", e.pos, kModelExtensions, kModelExtensionRule, &mesh.file);
       } else if (e.key == "events") {
         mesh.events_pos = e.pos;
         std::vector<bool> frame_ok;
@@ -593,9 +796,33 @@ class Reader {
           (up ? mesh.up : mesh.forward) = axis;
           (up ? up_ok : forward_ok) = true;
         }
+      } else if (e.key == "clips") {
+        mesh.clips_pos = e.pos;
+        mesh.has_clips = true;
+        read_clip_sources(*e.node, e.pos, &mesh.clips);
+      } else if (e.key == "max_influences") {
+        mesh.max_influences_pos = e.pos;
+        int32_t influences = 0;
+        if (get_int(*e.node, "`max_influences`", e.pos, &influences)) {
+          if (influences != 4 && influences != 8) {
+            report("E0175", e.pos,
+                   "`max_influences` is " + std::to_string(influences) +
+                       "; it takes 4 (the four largest weights of each vertex, renormalised) "
+                       "or 8 (every influence the file gives, the default)");
+          } else {
+            mesh.max_influences = influences;
+          }
+        }
+      } else if (e.key == "humanoid") {
+        mesh.humanoid_pos = e.pos;
+        read_humanoid(*e.node, e.pos, &mesh.humanoid);
       } else {
-        unknown_key(e, "[[mesh]] (it takes `name`, `file`, `events`, `up` and `forward`)",
-                    {"name", "file", "events", "up", "forward"}, &misspelt);
+        unknown_key(
+            e,
+            "[[mesh]] (it takes `name`, `file`, `events`, `up`, `forward`, `clips`, "
+            "`max_influences` and `humanoid`)",
+            {"name", "file", "events", "up", "forward", "clips", "max_influences", "humanoid"},
+            &misspelt);
       }
     }
     // The axes must be perpendicular (a default one counts as given).
@@ -793,7 +1020,7 @@ class Reader {
         get_playback(node, e.pos, &a.playback);
       } else if (e.key == "atlas") {
         a.atlas_pos = e.pos;
-        get_path(node, "`atlas`", e.pos, {".png"}, "a .png", &a.atlas);
+        get_path(node, "`atlas`", e.pos, kAtlasExtensions, "a .png", &a.atlas);
       } else if (e.key == "grid") {
         a.grid_pos = e.pos;
         read_grid(node, e.pos, &a.grid);
@@ -2393,6 +2620,93 @@ class Reader {
     }
   }
 
+  // Clip sources across meshes: clip names given twice in one mesh (E0178), `retarget_from`
+  // naming no other mesh (E0173), and cycles of meshes taking each other's clips (E0174: a
+  // source without `file` and with `retarget_from` takes that mesh's clips, so they must be
+  // made first).
+  void check_clip_sources(const Scene& scene,
+                          const std::map<std::string_view, const SceneMesh*>& meshes,
+                          std::span<const std::string_view> mesh_names) {
+    // Edges of "takes the clips of", by mesh index; the retarget_from key of each.
+    std::map<const SceneMesh*, size_t> index;
+    for (size_t m = 0; m < scene.meshes.size(); ++m) index.emplace(&scene.meshes[m], m);
+    struct Edge {
+      size_t to;
+      SourcePos pos;
+    };
+    std::vector<std::vector<Edge>> takes(scene.meshes.size());
+    for (size_t m = 0; m < scene.meshes.size(); ++m) {
+      const SceneMesh& mesh = scene.meshes[m];
+      std::map<std::string_view, SourcePos> names;  // explicit clip names and where
+      const auto name_clip = [&](const std::string& name, SourcePos pos) {
+        const auto [it, inserted] = names.emplace(name, pos);
+        if (!inserted) {
+          report("E0178", pos,
+                 "mesh " + label(mesh.name, mesh.pos) + " already has a clip named " +
+                     ticked(name) + " (given at line " + std::to_string(it->second.line) +
+                     "); clip names of a mesh are unique");
+        }
+      };
+      for (size_t i = 0; i < mesh.clips.size(); ++i) {
+        const SceneClipSource& source = mesh.clips[i];
+        // With both `name` and `rename` (E0172) only the renames name clips.
+        if (!source.name.empty() && !source.rename_pos.known()) {
+          name_clip(source.name, source.name_pos);
+        }
+        for (const SceneRename& r : source.rename) name_clip(r.to, r.pos);
+        if (source.retarget_from.empty()) continue;
+        const auto it = meshes.find(source.retarget_from);
+        if (it == meshes.end()) {
+          report("E0173", source.retarget_from_pos,
+                 "clip source " + std::to_string(i + 1) + " of mesh " + label(mesh.name, mesh.pos) +
+                     " names " + ticked(source.retarget_from) +
+                     " in `retarget_from`, and the scene has no such [[mesh]]" +
+                     hint(source.retarget_from, mesh_names));
+        } else if (it->second == &mesh || source.retarget_from == mesh.name) {
+          report("E0173", source.retarget_from_pos,
+                 "clip source " + std::to_string(i + 1) + " of mesh " + label(mesh.name, mesh.pos) +
+                     " names the mesh itself in `retarget_from`; clips made for this mesh's "
+                     "skeleton need no retargeting (leave `retarget_from` out)");
+        } else if (source.file.empty() && !source.file_pos.known()) {
+          takes[m].push_back({index.at(it->second), source.retarget_from_pos});
+        }
+      }
+    }
+    // Depth first, in document order: an edge back to a mesh still on the path closes a
+    // cycle, reported once at its retarget_from.
+    enum class Mark : uint8_t { kNew, kOnPath, kDone };
+    std::vector<Mark> mark(scene.meshes.size(), Mark::kNew);
+    for (size_t start = 0; start < scene.meshes.size(); ++start) {
+      if (mark[start] != Mark::kNew) continue;
+      std::vector<std::pair<size_t, size_t>> stack{{start, 0}};  // mesh, next edge
+      mark[start] = Mark::kOnPath;
+      while (!stack.empty()) {
+        auto& [m, next] = stack.back();
+        if (next == takes[m].size()) {
+          mark[m] = Mark::kDone;
+          stack.pop_back();
+          continue;
+        }
+        const Edge edge = takes[m][next++];
+        if (mark[edge.to] == Mark::kOnPath) {
+          std::string path;
+          bool on = false;
+          for (const auto& [p, unused] : stack) {
+            on = on || p == edge.to;
+            if (on) path += ticked(scene.meshes[p].name) + " takes the clips of ";
+          }
+          report("E0174", edge.pos,
+                 "meshes take each other's clips in a cycle: " + path +
+                     ticked(scene.meshes[edge.to].name) +
+                     "; one of them must take its clips from a file");
+        } else if (mark[edge.to] == Mark::kNew) {
+          mark[edge.to] = Mark::kOnPath;
+          stack.emplace_back(edge.to, 0);
+        }
+      }
+    }
+  }
+
   // Names across the file: duplicates, and objects naming meshes.
   void check_names(const Scene& scene) {
     std::map<std::string_view, const SceneMesh*> meshes;
@@ -2407,6 +2721,7 @@ class Reader {
     }
     std::vector<std::string_view> mesh_names;  // sorted, as the map is
     for (const auto& [name, mesh] : meshes) mesh_names.push_back(name);
+    check_clip_sources(scene, meshes, mesh_names);
     size_t suggestion_budget = size_t{1} << 18;
     std::map<std::string_view, const SceneObject*> objects;
     for (const SceneObject& object : scene.objects) {

@@ -375,6 +375,21 @@ TEST(SceneFormatDoc, TheExampleSceneReadsClean) {
   for (const SceneMesh& m : scene.meshes)
     axes = axes || (m.up_pos.known() && m.forward_pos.known());
   EXPECT_TRUE(axes);
+  // And Step 5's mesh keys: clip sources of every kind, max_influences and a humanoid map.
+  bool cut = false, retarget = false, selection = false, other_file = false;
+  for (const SceneMesh& m : scene.meshes) {
+    for (const SceneClipSource& c : m.clips) {
+      cut = cut || c.cut;
+      retarget = retarget || !c.retarget_from.empty();
+      selection = selection || (!c.include.empty() && !c.exclude.empty() && !c.rename.empty());
+      other_file = other_file || !c.file.empty();
+    }
+  }
+  EXPECT_TRUE(cut && retarget && selection && other_file);
+  const SceneMesh* guard = find_mesh(scene, "guard");
+  ASSERT_NE(guard, nullptr);
+  EXPECT_EQ(guard->max_influences, 4);
+  EXPECT_FALSE(guard->humanoid.empty());
 }
 
 // docs/scene-format.md names every key the reader takes.
@@ -451,7 +466,13 @@ TEST(SceneFormatDoc, ListsEveryKey) {
                           "twist",
                           "max_angle",
                           "iterations",
-                          "hips"}) {
+                          "hips",
+                          "include",
+                          "exclude",
+                          "rename",
+                          "retarget_from",
+                          "max_influences",
+                          "humanoid"}) {
     EXPECT_NE(doc.find("| `" + std::string(key) + "` |"), std::string::npos) << key;
   }
 }

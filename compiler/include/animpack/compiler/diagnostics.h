@@ -98,16 +98,17 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
     {"E0106", Severity::kError, "unknown mesh",
      "An object's `mesh` names no `[[mesh]]` of the scene. Reported at `mesh`."},
     {"E0107", Severity::kError, "wrong file extension",
-     "A mesh `file` must end in .gltf or .glb, a sprite `atlas` in .png (any letter case). "
-     "Reported at the key."},
+     "A mesh `file` and a clip source's `file` must end in .gltf, .glb, .fbx or .dae, a "
+     "sprite `atlas` in .png (any letter case). Reported at the key."},
     {"E0108", Severity::kError, "Windows absolute path",
      "Asset paths are relative to the scene file's folder, or POSIX absolute paths (as build "
      "systems pass them; the pack records them relative to the scene's folder, so it does not "
      "depend on where it was cooked); a path that starts with `\\` or a drive letter (`C:`) "
      "would name a file nobody meant and is refused. Reported at the key."},
     {"E0109", Severity::kError, "empty string",
-     "A name, mesh, file, atlas, clip, parameter, state or joint name is the empty string. "
-     "Reported at the key."},
+     "A name, mesh, file, atlas, clip, parameter, state or joint name (a humanoid map's "
+     "included), an `include` or `exclude` pattern or a `rename` name is the empty string. "
+     "Reported at the key or element."},
     {"E0110", Severity::kError, "unsupported format",
      "The top-level `format` is not 1, the only version of the scene format so far. Reported "
      "at `format`."},
@@ -189,7 +190,9 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "at most 16384 frames (grid columns x rows, or `rects`), and its clips together at most "
      "65536 frames; a state machine at most 64 parameters, 256 states, 1024 transitions of "
      "at most 8 conditions each (`when` entries and `exit_time`) and 8 layers; a blend space "
-     "at most 16 points; a `mask` at most 1024 entries; root motion's `feet` at most 8 joints; "
+     "at most 16 points; a `mask` at most 1024 entries; a mesh's `clips` at most 1024 "
+     "sources, each `include`, `exclude` and `rename` at most 1024 entries; root motion's "
+     "`feet` at most 8 joints; "
      "an animation at most 16 `ik` solvers. docs/scene-format.md lists every "
      "limit. Reported at the key, or at the first table past the limit."},
     {"E0136", Severity::kError, "unknown parameter type",
@@ -300,11 +303,46 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "An aim solver's `forward` and `up` are unit vectors (length 1 within 1e-4; reported at "
      "the key) and not parallel (reported at the later of the two; a default axis counts as "
      "given)."},
+    {"E0169", Severity::kError, "cut without both ends",
+     "A clip source's cut takes both `from` and `to` (seconds into the animation), or "
+     "neither. Reported at the one given."},
+    {"E0170", Severity::kError, "bad cut range",
+     "A cut's `from` is 0 or more and its `to` later than `from`, at most 3600 s (the "
+     "longest clip) and at least 0.0001 s (the shortest) after `from`. Reported at `from` or "
+     "`to`."},
+    {"E0171", Severity::kError, "cut without a name",
+     "A cut (`from`, `to`) is a clip of its own and needs a `name`. Reported at the clip "
+     "source."},
+    {"E0172", Severity::kError, "both name and rename",
+     "A clip source names its one animation with `name`, or several with `rename`, not "
+     "both. Reported at whichever comes later."},
+    {"E0173", Severity::kError, "bad retarget_from",
+     "A clip source's `retarget_from` names the `[[mesh]]` whose skeleton its clips were made "
+     "for: another mesh of the scene (the message suggests a close spelling), never the "
+     "source's own mesh. Reported at `retarget_from`."},
+    {"E0174", Severity::kError, "meshes take each other's clips",
+     "A clip source with `retarget_from` and no `file` takes the other mesh's clips, which "
+     "must be made first; meshes that take each other's clips that way in a cycle have none "
+     "to start from. Reported at the `retarget_from` that closes the cycle."},
+    {"E0175", Severity::kError, "bad max_influences",
+     "A mesh's `max_influences` is 4 (each vertex keeps its four largest weights, "
+     "renormalised) or 8 (the default: every influence of JOINTS_0/1 and WEIGHTS_0/1). "
+     "Reported at `max_influences`."},
+    {"E0176", Severity::kError, "unknown humanoid bone",
+     "A key of a mesh's `humanoid` map is a standard bone name (docs/scene-format.md lists "
+     "them: `hips`, `spine`, `chest`, `left_upper_arm`, ...; the message suggests a close "
+     "spelling). Reported at the key."},
+    {"E0177", Severity::kError, "joint named by two humanoid bones",
+     "Each joint of a mesh's `humanoid` map stands for one bone. Reported at the later "
+     "bone."},
+    {"E0178", Severity::kError, "clip name given twice",
+     "The `name` and `rename` values of one mesh's clip sources name its clips, and a "
+     "mesh's clip names are unique. Reported at the later one."},
     // Checks against the assets (the cooker), and two the scene reader can already make.
     {"E0201", Severity::kError, "glTF does not load",
      "The mesh's glTF or GLB file (or a buffer file it names) is missing, is not a regular "
      "file (a folder, FIFO or device), is larger than the limit, or is not a usable glTF 2.0 "
-     "file. Reported at the mesh's `file`."},
+     "file. Reported at the mesh's `file`, or at a clip source's `file`."},
     {"E0202", Severity::kError, "no such clip in mesh",
      "A skeletal `clip`, a blend entry's `clip`, or the `clip` of a state, a blend point or "
      "a layer is not an animation of the object's mesh (the message suggests a close "
@@ -378,6 +416,41 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "A clip's root motion does not fit the track's fixed-point units (at most 32767 object "
      "units of travel and 127 turns in one pass), or cannot be baked. Reported at "
      "`root_motion`, naming the clip."},
+    {"E0222", Severity::kError, "clip source selects nothing",
+     "An `include` pattern of a clip source matches no animation of its file (the message "
+     "suggests a close name; reported at the pattern), or the source selects no animation at "
+     "all: its file has none, or `exclude` removes every one (reported at the source's "
+     "`file`, or at the source)."},
+    {"E0223", Severity::kError, "name takes one animation",
+     "A clip source's `name` (and a cut) takes exactly one animation; the source selects "
+     "several (or its file has several and no `include` picks one). Reported at `name`, "
+     "listing what was selected."},
+    {"E0224", Severity::kError, "rename of an animation not taken",
+     "A key of a clip source's `rename` is not among the animations the source selects (the "
+     "message suggests a close name). Reported at the key."},
+    {"E0225", Severity::kError, "cut past the animation's end",
+     "A cut's `from` must lie before the end of its animation and its `to` at or before it "
+     "(the message gives the animation's length). Reported at `from` or `to`."},
+    {"E0226", Severity::kError, "clip name taken",
+     "A clip source gives the mesh a clip whose name an earlier one has (an animation's own "
+     "name, a `name` or a `rename`; names the scene gives twice are E0178). Reported at the "
+     "`name` or `rename` key that gave it, or at the clip source."},
+    {"W0227", Severity::kWarning, "clip joints not in the mesh",
+     "The animations a clip source takes from another file animate joints (or morph "
+     "targets' nodes) the mesh does not have, paired by name; their channels are dropped. "
+     "One per source, listing the joints. Reported at the source's `file`. The same code "
+     "carries retargeting's notes (severity note, not counted as warnings): joints the "
+     "target lacks, rest values that differ, the hip ratio."},
+    {"E0228", Severity::kError, "clips do not bind",
+     "The animations of a clip source have no joint (and no morph target node) in common "
+     "with the mesh, or retargeting them fails (a value that is not finite). Reported at the "
+     "source's `file`, or at `retarget_from`, or at the source."},
+    {"E0229", Severity::kError, "clips for a mesh without a rig",
+     "A mesh whose file has no skin and no animated nodes has no joints for clips of other "
+     "files or meshes to move. Reported at the clip source."},
+    {"E0230", Severity::kError, "unknown humanoid joint",
+     "A value of a mesh's `humanoid` map names a joint its rig does not have (the message "
+     "suggests a close spelling). Reported at the bone's key."},
     // Passed through from other tools.
     {"W0301", Severity::kWarning, "glTF warning",
      "A warning from reading a glTF file, passed through with its own message. Reported at "

@@ -64,6 +64,10 @@ inline constexpr size_t kMaxMaskEntries = 1024;         // `mask` entries of one
 // Root motion's `feet` (bake_root_motion takes at most 8) and an object's `ik` solvers
 // (kMaxIkSolvers) are held to the runtime's bounds too.
 inline constexpr size_t kMaxRootMotionFeet = 8;
+// A mesh's `clips` (Step 5): sources, and patterns of one `include` or `exclude` (or
+// entries of one `rename`).
+inline constexpr size_t kMaxClipSources = 1024;
+inline constexpr size_t kMaxClipPatterns = 1024;
 inline constexpr size_t kMaxSuggestedNameLength = 64;  // longer names get no "did you mean"
 
 // A place in the scene file: 1-based line and column (in code points); 0, 0 when absent.
