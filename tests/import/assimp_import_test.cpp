@@ -21,6 +21,8 @@ constexpr float kVertexTolerance = 1e-4f;  // skinned rest positions, relative t
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -28,7 +30,10 @@ constexpr float kVertexTolerance = 1e-4f;  // skinned rest positions, relative t
 #include "animpack/compiler/diagnostics.h"
 #include "animpack/compiler/import_assimp.h"
 #include "animpack/compiler/import_gltf.h"
+#include "animpack/compiler/pack_writer.h"
+#include "animpack/pack.h"
 #include "import_support.h"
+#include "play_commands.h"
 
 namespace animpack {
 namespace {
@@ -369,6 +374,162 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"gltf/RiggedSimple/glTF/RiggedSimple.gltf", "collada", ".dae"},
                       Case{"gltf/Fox/glTF-Binary/Fox.glb", "fbxa", ".fbx", true, false}),
     case_name);
+
+// The code of the first error, or "" when the model is usable.
+std::string first_error(const ImportedModel& model) {
+  for (const ImportIssue& i : model.issues) {
+    if (i.error) return i.code;
+  }
+  return {};
+}
+
+void write_file(const fs::path& file, const std::vector<uint8_t>& bytes) {
+  std::ofstream(file, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+}
+
+TEST(AssimpImport, BadFilesAreIssuesNeverCrashes) {
+  const fs::path dir = temp_folder("bad");
+  // Refused before Assimp sees them.
+  EXPECT_EQ(first_error(import_assimp(dir / "missing.fbx", "m", "missing.fbx")),
+            "ASSIMP_READ_FAILED");
+  write_file(dir / "empty.fbx", {});
+  EXPECT_EQ(first_error(import_assimp(dir / "empty.fbx", "m", "empty.fbx")), "ASSIMP_READ_FAILED");
+  write_file(dir / "png.fbx", {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13});
+  const ImportedModel png = import_assimp(dir / "png.fbx", "m", "png.fbx");
+  EXPECT_EQ(first_error(png), "ASSIMP_READ_FAILED");
+  ASSERT_FALSE(png.issues.empty());
+  EXPECT_NE(png.issues[0].message.find("neither a binary FBX"), std::string::npos)
+      << png.issues[0].message;
+  write_file(dir / "binary.dae", {0, 1, 2, 3, '<', 'x'});
+  EXPECT_EQ(first_error(import_assimp(dir / "binary.dae", "m", "binary.dae")),
+            "ASSIMP_READ_FAILED");
+  fs::create_directories(dir / "folder.fbx");
+  EXPECT_EQ(first_error(import_assimp(dir / "folder.fbx", "m", "folder.fbx")),
+            "ASSIMP_READ_FAILED");
+
+  // Read by Assimp (in its child process first): garbage after a binary FBX header, and
+  // cut-off FBX and Collada files. Each gives an error issue or a usable model, and
+  // comes back.
+  std::vector<uint8_t> garbage(4096);
+  const char magic[] = "Kaydara FBX Binary  ";
+  std::memcpy(garbage.data(), magic, sizeof magic);  // with its NUL
+  uint32_t x = 12345;
+  for (size_t i = sizeof magic; i < garbage.size(); ++i) {
+    x = x * 1664525u + 1013904223u;
+    garbage[i] = static_cast<uint8_t>(x >> 24);
+  }
+  garbage[23] = 0xe8;  // version 7400 (little endian 0x1ce8)
+  garbage[24] = 0x1c;
+  garbage[25] = garbage[26] = 0;
+  write_file(dir / "garbage.fbx", garbage);
+  EXPECT_EQ(first_error(import_assimp(dir / "garbage.fbx", "m", "garbage.fbx")),
+            "ASSIMP_READ_FAILED");
+
+  const fs::path gltf = kCorpus / "gltf/CesiumMan/glTF-Binary/CesiumMan.glb";
+  for (const auto& [format, ext] : {std::pair{"fbxa", ".fbx"}, std::pair{"collada", ".dae"}}) {
+    const fs::path whole = dir / (std::string("whole") + ext);
+    export_model(gltf, format, whole);
+    if (HasFatalFailure()) return;
+    const std::vector<uint8_t> bytes = read_bytes(whole);
+    for (const double fraction : {0.001, 0.1, 0.5, 0.9, 0.999}) {
+      SCOPED_TRACE(std::string(format) + " cut at " + std::to_string(fraction));
+      const std::vector<uint8_t> cut(
+          bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(
+                                             static_cast<double>(bytes.size()) * fraction));
+      const fs::path file = dir / (std::string("cut") + ext);
+      write_file(file, cut);
+      const ImportedModel model = import_assimp(file, "m", file.string());
+      for (const ImportIssue& i : model.issues) {
+        EXPECT_TRUE(is_assimp_issue_code(i.code) || is_import_issue_code(i.code)) << i.code;
+      }
+      if (!model.ok()) {
+        EXPECT_FALSE(first_error(model).empty());
+      } else {
+        EXPECT_FALSE(model.mesh.parts.empty());
+      }
+      // A cut-off XML document is always refused.
+      if (std::string(format) == "collada") {
+        EXPECT_EQ(first_error(model), "ASSIMP_READ_FAILED") << describe(model.issues);
+      }
+    }
+  }
+  fs::remove_all(dir);
+}
+
+TEST(AssimpImport, EveryCodeIsDocumentedOnce) {
+  std::set<std::string> codes;
+  for (const GltfCodeInfo& c : kAssimpIssueCodes) {
+    EXPECT_TRUE(codes.insert(std::string(c.code)).second) << c.code;
+    EXPECT_EQ(std::string(c.code).rfind("ASSIMP_", 0), 0u) << c.code;
+    EXPECT_TRUE(is_assimp_issue_code(c.code));
+    EXPECT_FALSE(is_import_issue_code(c.code));
+  }
+  EXPECT_FALSE(is_assimp_issue_code("ASSIMP_NOT_A_CODE"));
+}
+
+// A scene with `file = "hero.fbx"` (and .dae) cooks; the pack opens and plays the clip.
+TEST(AssimpImport, SceneWithAnFbxOrColladaMeshCooksAndPlays) {
+  const fs::path dir = temp_folder("cook");
+  for (const char* ext : {".fbx", ".dae"}) {
+    SCOPED_TRACE(ext);
+    const std::string name = std::string("hero") + ext;
+    export_model(kCorpus / "gltf/CesiumMan/glTF-Binary/CesiumMan.glb",
+                 std::string(ext) == ".fbx" ? "fbxa" : "collada", dir / name);
+    if (HasFatalFailure()) return;
+    const fs::path scene = dir / "scene.toml";
+    std::ofstream(scene) << "[[mesh]]\nname = \"hero\"\nfile = \"" << name
+                         << "\"\n\n[[object]]\nname = \"man\"\nmesh = \"hero\"\n\n"
+                            "[object.animation]\nclip = \"animation_0\"\n";
+    DiagnosticSink sink;
+    const CookOutput out = cook_scene(scene, sink);
+    std::string errors;
+    for (const Diagnostic& d : sink.diagnostics()) {
+      if (d.severity == Severity::kError) errors += d.code + ": " + d.message + "\n";
+    }
+    ASSERT_TRUE(errors.empty()) << errors;
+    ASSERT_EQ(out.pack.meshes.size(), 1u);
+    EXPECT_EQ(out.pack.meshes[0].source_file, name);
+    const std::vector<uint8_t> bytes = write_pack(out.pack);
+    Result<Pack> pack = Pack::from_bytes(bytes);
+    ASSERT_TRUE(pack) << pack.error().message();
+    std::string report;
+    const Result<uint64_t> hash = run_play(*pack, {60, 30}, {}, &report);
+    ASSERT_TRUE(hash) << hash.error().message();
+    // The man moves: his pose differs at every tick asked.
+    std::set<std::string> poses;
+    for (const int64_t tick : {0, 7, 15, 30, 45}) {
+      const Result<std::string> json = pose_json(*pack, "man", tick, 30);
+      ASSERT_TRUE(json) << json.error().message();
+      poses.insert(*json);
+    }
+    EXPECT_EQ(poses.size(), 5u);
+  }
+  fs::remove_all(dir);
+}
+
+// A file Assimp cannot read is an error at the scene's `file` key.
+TEST(AssimpImport, UnreadableFbxIsReportedAtTheSceneKey) {
+  const fs::path dir = temp_folder("cook_bad");
+  write_file(dir / "hero.fbx", {'n', 'o', 't', ' ', 'f', 'b', 'x', '\n'});
+  const fs::path scene = dir / "scene.toml";
+  std::ofstream(scene) << "[[mesh]]\nname = \"hero\"\nfile = \"hero.fbx\"\n";
+  DiagnosticSink sink;
+  (void)cook_scene(scene, sink);
+  bool found = false;
+  for (const Diagnostic& d : sink.diagnostics()) {
+    if (d.severity != Severity::kError) continue;
+    EXPECT_EQ(d.code, "E0201");
+    EXPECT_EQ(d.file, scene.string());
+    EXPECT_EQ(d.line, 3);
+    EXPECT_EQ(d.col, 1);  // the `file` key
+    EXPECT_NE(d.message.find("[ASSIMP_READ_FAILED]"), std::string::npos) << d.message;
+    found = true;
+  }
+  EXPECT_TRUE(found);
+  fs::remove_all(dir);
+}
 
 }  // namespace
 }  // namespace animpack
