@@ -22,6 +22,8 @@
 #include <algorithm>
 #include <array>
 #include <assimp/Importer.hpp>
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdint>

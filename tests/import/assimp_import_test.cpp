@@ -1,19 +1,15 @@
 // import_assimp (FBX and Collada through Assimp) held to import_gltf. The FBX and Collada
 // files are made here, at test time, by Assimp's own exporter from glTF models of the
 // corpus, then imported with import_assimp and compared with the glTF import of the same
-// model: joint names and parents, rest poses, inverse binds, every key's time and value,
+// model: joint names and parents, rest poses, inverse binds, every glTF key (its time a key
+// time of the import, its value what the import samples there),
 // poses sampled at several times, and every skinned vertex at rest (positions and
 // influences). What Assimp's exporter and importer lose or change is measured here and
-// written in docs/assimp.md; the tests hold what survives, within these tolerances:
-constexpr float kValueTolerance = 2e-5f;   // rest poses, inverse binds, key values (FBX
-                                           // and Collada store decimal text or doubles)
-constexpr float kTimeTolerance = 1e-6f;    // key times in seconds
-constexpr float kVertexTolerance = 1e-4f;  // skinned rest positions, relative to the extent
-
+// written in docs/assimp.md; the tests hold what survives, within the tolerances below.
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <gtest/gtest.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
@@ -39,6 +35,11 @@ namespace animpack {
 namespace {
 
 using namespace import_test;  // NOLINT(build/namespaces): test helpers
+
+constexpr float kValueTolerance = 2e-5f;   // rest poses, inverse binds, key values (FBX
+                                           // and Collada store decimal text or doubles)
+constexpr float kTimeTolerance = 1e-6f;    // key times in seconds
+constexpr float kVertexTolerance = 1e-4f;  // skinned rest positions, relative to the extent
 
 // A fresh folder for one test's files.
 fs::path temp_folder(const std::string& name) {
@@ -454,6 +455,91 @@ TEST(AssimpImport, BadFilesAreIssuesNeverCrashes) {
         EXPECT_EQ(first_error(model), "ASSIMP_READ_FAILED") << describe(model.issues);
       }
     }
+  }
+  fs::remove_all(dir);
+}
+
+// Eight influences: vertex 0 of CesiumMan is given nine bones (weights 1/45 to 9/45) in
+// Assimp's scene before it is exported; the import keeps the eight largest, renormalised
+// (2/44 to 9/44), in joints/weights and joints1/weights1, for every corner made from it.
+TEST(AssimpImport, KeepsTheEightLargestInfluencesRenormalised) {
+  const fs::path dir = temp_folder("eight");
+  for (const auto& [format, ext] : {std::pair{"fbxa", ".fbx"}, std::pair{"collada", ".dae"}}) {
+    SCOPED_TRACE(format);
+    Assimp::Importer importer;
+    ASSERT_NE(importer.ReadFile((kCorpus / "gltf/CesiumMan/glTF-Binary/CesiumMan.glb").string(),
+                                aiProcess_Triangulate),
+              nullptr);
+    std::unique_ptr<aiScene> scene(importer.GetOrphanedScene());
+    aiMesh* mesh = scene->mMeshes[0];
+    ASSERT_GE(mesh->mNumBones, 9u);
+    std::map<std::string, float> expected;
+    for (unsigned b = 0; b < mesh->mNumBones; ++b) {
+      aiBone* bone = mesh->mBones[b];
+      std::vector<aiVertexWeight> kept;
+      for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+        if (bone->mWeights[w].mVertexId != 0) kept.push_back(bone->mWeights[w]);
+      }
+      if (b < 9) {
+        kept.push_back(aiVertexWeight(0, static_cast<float>(b + 1) / 45.0f));
+        if (b > 0) {
+          std::string name = bone->mName.C_Str();
+          if (std::string(format) == "collada") {  // XML ids, as assimp_name() says
+            std::replace(name.begin(), name.end(), '[', 'P');
+            std::replace(name.begin(), name.end(), ']', 'R');
+          }
+          expected[name] = static_cast<float>(b + 1) / 44.0f;
+        }
+      }
+      delete[] bone->mWeights;
+      bone->mWeights = new aiVertexWeight[kept.size()];
+      std::copy(kept.begin(), kept.end(), bone->mWeights);
+      bone->mNumWeights = static_cast<unsigned>(kept.size());
+    }
+    size_t corners = 0;  // the corners made from vertex 0 (the exporters unweld)
+    for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+      for (unsigned i = 0; i < 3; ++i) corners += mesh->mFaces[f].mIndices[i] == 0 ? 1 : 0;
+    }
+    ASSERT_GT(corners, 0u);
+    const fs::path file = dir / (std::string("eight") + ext);
+    Assimp::Exporter exporter;
+    ASSERT_EQ(exporter.Export(scene.get(), format, file.string()), AI_SUCCESS)
+        << exporter.GetErrorString();
+
+    const ImportedModel model = import_assimp(file, "m", file.string());
+    ASSERT_TRUE(model.ok()) << describe(model.issues);
+    ASSERT_TRUE(model.rig.has_value());
+    const Skeleton& skeleton = model.rig->rig.skeleton();
+    ASSERT_EQ(model.mesh.parts.size(), 1u);
+    const CookedPart& part = model.mesh.parts[0];
+    ASSERT_EQ(part.joints1.size(), part.positions.size());
+    ASSERT_EQ(part.weights1.size(), part.positions.size());
+    size_t eight = 0;
+    for (size_t v = 0; v < part.positions.size(); ++v) {
+      const float* w0 = &part.weights[v].x;
+      const float* w1 = &part.weights1[v].x;
+      double sum = 0;
+      std::map<std::string, float> got;
+      for (int k = 0; k < 4; ++k) {
+        sum += static_cast<double>(w0[k]) + static_cast<double>(w1[k]);
+        if (w0[k] != 0) got[skeleton.joints()[part.joints[v].j[k]].name] += w0[k];
+        if (w1[k] != 0) got[skeleton.joints()[part.joints1[v].j[k]].name] += w1[k];
+      }
+      EXPECT_NEAR(sum, 1.0, 1e-6) << "vertex " << v;
+      if (got.size() <= 4) {
+        EXPECT_EQ(part.weights1[v].x, 0.0f) << "vertex " << v;
+        continue;
+      }
+      ++eight;
+      ASSERT_EQ(got.size(), 8u) << "vertex " << v;
+      // Largest first.
+      EXPECT_GE(w0[3], w1[0]) << "vertex " << v;
+      for (const auto& [name, weight] : expected) {
+        ASSERT_EQ(got.count(name), 1u) << name;
+        EXPECT_NEAR(got[name], weight, 1e-5f) << name;
+      }
+    }
+    EXPECT_EQ(eight, corners);
   }
   fs::remove_all(dir);
 }
