@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stb/stb_image.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -316,8 +317,8 @@ bool finite_floats(const T& value) {
 
 class Converter {
  public:
-  Converter(const aiScene& scene, ImportedModel* out)
-      : scene_(scene), out_(out), issues_(&out->issues) {}
+  Converter(const aiScene& scene, const fs::path& folder, ImportedModel* out)
+      : scene_(scene), folder_(folder), out_(out), issues_(&out->issues) {}
 
   void run() {
     walk();
@@ -772,7 +773,7 @@ class Converter {
     part.weights.assign(part.positions.size(), Vec4{1, 0, 0, 0});
   }
 
-  // Base colour factor only (docs/assimp.md): textures stay with the source file.
+  // The base colour factor (and opacity) and texture (docs/assimp.md).
   int model_material(unsigned m) {
     if (m >= scene_.mNumMaterials || !scene_.mMaterials[m]) return -1;
     if (const auto it = material_of_.find(m); it != material_of_.end()) return it->second;
@@ -794,16 +795,100 @@ class Converter {
       cooked.info.base_color.w = opacity;
       cooked.info.alpha_mode = AlphaMode::kBlend;
     }
-    if (source->GetTextureCount(aiTextureType_DIFFUSE) > 0 ||
-        source->GetTextureCount(aiTextureType_BASE_COLOR) > 0) {
-      issues_.warning(idx("/materials", m), "ASSIMP_LOSSY",
-                      "The material's base colour texture is not imported through Assimp (only "
-                      "its colour factor).");
+    for (const aiTextureType type : {aiTextureType_BASE_COLOR, aiTextureType_DIFFUSE}) {
+      aiString path;
+      unsigned uv = 0;
+      if (source->GetTexture(type, 0, &path, nullptr, &uv) != AI_SUCCESS) continue;
+      const std::string at = idx("/materials", m);
+      if (uv > 1) {
+        issues_.warning(at, "ASSIMP_LOSSY",
+                        "The base colour texture uses uv set " + std::to_string(uv) +
+                            "; only sets 0 and 1 are read, the texture is dropped.");
+        break;
+      }
+      cooked.info.base_color_texture.texture = model_texture(path, at);
+      cooked.info.base_color_texture.uv_set = static_cast<int>(uv);
+      break;
     }
     const int index = static_cast<int>(out_->materials.size());
     out_->materials.push_back(std::move(cooked));
     material_of_.emplace(m, index);
     return index;
+  }
+
+  // The model's texture for a material's texture path: an embedded texture ("*N" or a
+  // name Assimp resolves) or an image file beside the model; -1 (with a warning) when it
+  // cannot be read or decoded.
+  int model_texture(const aiString& path, const std::string& at) {
+    const std::string key = path.C_Str();
+    if (const auto it = texture_of_.find(key); it != texture_of_.end()) return it->second;
+    CookedTexture cooked;
+    cooked.source_file = out_->mesh.source_file;
+    cooked.color_space = ColorSpace::kSrgb;
+    std::string problem;
+    if (const aiTexture* embedded = scene_.GetEmbeddedTexture(path.C_Str())) {
+      for (unsigned t = 0; t < scene_.mNumTextures; ++t) {
+        if (scene_.mTextures[t] == embedded) cooked.source_image = static_cast<int>(t);
+      }
+      if (embedded->mHeight == 0) {  // compressed: mWidth bytes of PNG, JPEG, ...
+        problem =
+            decode(reinterpret_cast<const uint8_t*>(embedded->pcData), embedded->mWidth, &cooked);
+      } else if (embedded->mWidth > kGltfMaxImageSide || embedded->mHeight > kGltfMaxImageSide) {
+        problem = "it is larger than " + std::to_string(kGltfMaxImageSide) + " pixels a side";
+      } else {  // mWidth x mHeight texels, BGRA, rows top first
+        cooked.width = embedded->mWidth;
+        cooked.height = embedded->mHeight;
+        cooked.mime_type = "image/png";
+        const size_t texels = size_t{cooked.width} * cooked.height;
+        cooked.rgba.resize(texels * 4);
+        for (size_t i = 0; i < texels; ++i) {
+          const aiTexel& texel = embedded->pcData[i];
+          cooked.rgba[i * 4 + 0] = texel.r;
+          cooked.rgba[i * 4 + 1] = texel.g;
+          cooked.rgba[i * 4 + 2] = texel.b;
+          cooked.rgba[i * 4 + 3] = texel.a;
+        }
+      }
+    } else {
+      const fs::path file = folder_ / fs::path(key).relative_path();
+      const InputFile in = read_input_file(file, kGltfMaxDecodedBytes);
+      problem = in.ok() ? decode(in.bytes.data(), in.bytes.size(), &cooked) : in.error;
+    }
+    int index = -1;
+    if (problem.empty()) {
+      index = static_cast<int>(out_->textures.size());
+      out_->textures.push_back(std::move(cooked));
+    } else {
+      issues_.warning(at, "ASSIMP_LOSSY",
+                      "The base colour texture '" + key + "' is dropped: " + problem + ".");
+    }
+    texture_of_.emplace(key, index);
+    return index;
+  }
+
+  // PNG or JPEG bytes decoded into `out` (RGBA8, rows top first); "" or what is wrong.
+  static std::string decode(const uint8_t* bytes, size_t size, CookedTexture* out) {
+    const bool png = size >= 8 && std::memcmp(bytes, "\x89PNG\r\n\x1a\n", 8) == 0;
+    const bool jpeg = size >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF;
+    if (!png && !jpeg) return "it is neither PNG nor JPEG";
+    if (size > static_cast<size_t>(INT32_MAX)) return "it is too large";
+    const int length = static_cast<int>(size);
+    int w = 0, h = 0, channels = 0;
+    if (!stbi_info_from_memory(bytes, length, &w, &h, &channels)) {
+      return std::string("its image data is invalid (") + stbi_failure_reason() + ")";
+    }
+    if (w <= 0 || h <= 0 || static_cast<uint32_t>(w) > kGltfMaxImageSide ||
+        static_cast<uint32_t>(h) > kGltfMaxImageSide) {
+      return "it is larger than " + std::to_string(kGltfMaxImageSide) + " pixels a side";
+    }
+    stbi_uc* pixels = stbi_load_from_memory(bytes, length, &w, &h, &channels, 4);
+    if (!pixels) return std::string("its image data is invalid (") + stbi_failure_reason() + ")";
+    out->width = static_cast<uint32_t>(w);
+    out->height = static_cast<uint32_t>(h);
+    out->mime_type = png ? "image/png" : "image/jpeg";
+    out->rgba.assign(pixels, pixels + size_t{out->width} * out->height * 4);
+    stbi_image_free(pixels);
+    return {};
   }
 
   // One clip per animation with a channel on a rig joint: LINEAR keys, times in seconds.
@@ -953,6 +1038,7 @@ class Converter {
   }
 
   const aiScene& scene_;
+  fs::path folder_;  // the model file's folder, for texture files
   ImportedModel* out_;
   Issues issues_;
   std::vector<WalkedNode> nodes_;
@@ -963,6 +1049,7 @@ class Converter {
   std::vector<int> joint_nodes_;
   std::vector<int> clip_sources_;
   std::map<unsigned, int> material_of_;
+  std::map<std::string, int> texture_of_;  // texture path -> model texture (-1: dropped)
   Mat4 root_;
   bool node_rig_ = false;
 };
@@ -1010,7 +1097,7 @@ ImportedModel import_assimp(const fs::path& file, std::string_view mesh_name,
     if (!scene) {
       return fail("ASSIMP_READ_FAILED", file.string() + ": " + importer.GetErrorString());
     }
-    Converter converter(*scene, &out);
+    Converter converter(*scene, file.parent_path(), &out);
     converter.run();
   } catch (const std::bad_alloc&) {
     throw;

@@ -342,6 +342,12 @@ TEST_P(AssimpRoundTrip, RigClipsAndSkinnedVerticesMatchTheGltfImport) {
       worst = std::max(worst, max_abs_diff(&placed.x, &b.x, 3));
       const Vec3 a = transform_point(dropped, skin_vertex(wpart, wv, wpal));
       worst_gltf = std::max(worst_gltf, max_abs_diff(&a.x, &b.x, 3));
+      // The same texture coordinates (Assimp's v-up ones flipped back).
+      if (!wpart.texcoords0.empty()) {
+        ASSERT_EQ(gpart.texcoords0.size(), gpart.positions.size());
+        EXPECT_LE(max_abs_diff(&wpart.texcoords0[wv].x, &gpart.texcoords0[i].x, 2), kValueTolerance)
+            << "vertex " << i;
+      }
       // The same influences (joint by name, weight).
       std::map<int, float> wi, gi;
       const float* ww = &wpart.weights[wv].x;
@@ -363,6 +369,27 @@ TEST_P(AssimpRoundTrip, RigClipsAndSkinnedVerticesMatchTheGltfImport) {
       EXPECT_LE(worst_gltf, kVertexTolerance * extent) << "part " << p;
     }
     RecordProperty("worst_vertex_" + std::to_string(p), std::to_string(worst / extent));
+  }
+
+  // Materials: the base colour factor, and the texture's pixels (the exporters embed the
+  // image or write it beside the file; the same PNG or JPEG bytes decode the same).
+  for (size_t p = 0; p < want.mesh.parts.size(); ++p) {
+    const int wm = want.mesh.parts[p].material;
+    const int gm = got.mesh.parts[p].material;
+    if (wm < 0) continue;
+    ASSERT_GE(gm, 0) << "part " << p;
+    const MaterialInfo& wi = want.materials[static_cast<size_t>(wm)].info;
+    const MaterialInfo& gi = got.materials[static_cast<size_t>(gm)].info;
+    EXPECT_LE(max_abs_diff(&wi.base_color.x, &gi.base_color.x, 4), kValueTolerance);
+    if (wi.base_color_texture.texture < 0) continue;
+    ASSERT_GE(gi.base_color_texture.texture, 0) << describe(got.issues);
+    const CookedTexture& wt = want.textures[static_cast<size_t>(wi.base_color_texture.texture)];
+    const CookedTexture& gt = got.textures[static_cast<size_t>(gi.base_color_texture.texture)];
+    EXPECT_EQ(gt.width, wt.width);
+    EXPECT_EQ(gt.height, wt.height);
+    EXPECT_EQ(gt.color_space, ColorSpace::kSrgb);
+    EXPECT_TRUE(gt.rgba == wt.rgba);
+    EXPECT_EQ(gi.base_color_texture.uv_set, wi.base_color_texture.uv_set);
   }
   fs::remove_all(dir);
 }

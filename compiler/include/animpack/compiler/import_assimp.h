@@ -12,8 +12,9 @@
 // static parts baked into model space, and one clip per animation with LINEAR keys
 // (Assimp keeps no interpolation), times converted from ticks to seconds exactly once
 // (key / ticks_per_second, in double, then rounded to float; 25 ticks a second when the
-// file gives none). Materials: the base colour factor (and opacity) only; a texture is an
-// ASSIMP_LOSSY warning. Every Assimp failure (an unreadable file, a post-process step that
+// file gives none). Materials: base colour factor (and opacity) and texture only (embedded
+// or an image file beside the model, PNG or JPEG; one that cannot be read is dropped with
+// an ASSIMP_LOSSY warning). Every Assimp failure (an unreadable file, a post-process step that
 // fails, an exception or a null scene) is an ASSIMP_* issue, never a crash: the file's
 // header and size are checked before Assimp sees it (kAssimpMaxFileBytes), and Assimp first
 // reads the file in a child process limited to kAssimpMaxSeconds and kAssimpMaxMemoryBytes,
