@@ -277,13 +277,14 @@ TEST_P(AssimpRoundTrip, RigClipsAndSkinnedVerticesMatchTheGltfImport) {
         ASSERT_NE(near, gch.times.end()) << "key " << i;
         EXPECT_NEAR(*near, t, kTimeTolerance * std::max(1.0f, t)) << "key " << i;
         const float* wv = &wch.values[i * static_cast<size_t>(width)];
-        const Vec4 g = sample(gch, t, &cursor);
+        const Vec4 sampled = sample(gch, t, &cursor);
         if (wch.property == Property::kRotation) {
-          EXPECT_LE(quat_distance({wv[0], wv[1], wv[2], wv[3]}, {g.x, g.y, g.z, g.w}),
+          EXPECT_LE(quat_distance({wv[0], wv[1], wv[2], wv[3]},
+                                  {sampled.x, sampled.y, sampled.z, sampled.w}),
                     kValueTolerance)
               << "key " << i;
         } else {
-          EXPECT_LE(max_rel_diff(wv, &g.x, width), kValueTolerance) << "key " << i;
+          EXPECT_LE(max_rel_diff(wv, &sampled.x, width), kValueTolerance) << "key " << i;
         }
       }
     }
