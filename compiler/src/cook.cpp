@@ -1,6 +1,7 @@
 #include "animpack/compiler/cook.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -12,6 +13,7 @@
 #include "animpack/compiler/atlas_import.h"
 #include "animpack/compiler/clip_sources.h"
 #include "animpack/compiler/gltf_reader.h"
+#include "animpack/compiler/import_assimp.h"
 #include "animpack/compiler/import_gltf.h"
 #include "animpack/compiler/mesh_bounds.h"
 #include "animpack/compiler/scene.h"
@@ -125,6 +127,24 @@ class Cooker : public ClipSourceHost {
   // (glTF issues at their JSON pointer).
   void read_model(const fs::path& path, const SceneMesh& mesh, LoadedFile& f) {
     f.shown = path.string();
+    std::string ext = path.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (ext == ".fbx" || ext == ".dae") {
+      // Through Assimp (import_assimp.h): a file Assimp cannot read is one problem, at the
+      // scene key; the rest as the glTF import's.
+      out_.inputs.push_back(path);
+      ImportedModel model =
+          import_assimp(path, mesh.name, pack_source_name(scene_.folder, mesh.file));
+      for (const ImportIssue& issue : model.issues) {
+        if (issue.error && issue.pointer.empty()) {
+          f.failure = issue.message + " [" + issue.code + "]";
+          return;
+        }
+      }
+      take_model(mesh, std::move(model), f);
+      return;
+    }
     const GltfDocument doc = read_gltf(path);
     for (const fs::path& p : doc.files) out_.inputs.push_back(p);
     if (doc.files.empty()) out_.inputs.push_back(path);
@@ -153,8 +173,13 @@ class Cooker : public ClipSourceHost {
     }
     ImportOptions options;
     options.max_influences = mesh.max_influences;  // 4 or 8, checked by the scene reader
-    ImportedModel model =
-        import_gltf(doc, mesh.name, pack_source_name(scene_.folder, mesh.file), options);
+    take_model(mesh,
+               import_gltf(doc, mesh.name, pack_source_name(scene_.folder, mesh.file), options), f);
+  }
+
+  // An imported model's issues (notes, and problems in the file at their pointer), then the
+  // model into `f` when it can be used.
+  void take_model(const SceneMesh& mesh, ImportedModel model, LoadedFile& f) {
     for (const ImportIssue& issue : model.issues) {
       if (issue.note) {
         // Something the import made (generated normals or tangents): a note naming the

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "animpack/compiler/gltf_reader.h"
+#include "animpack/compiler/import_assimp.h"
 #include "animpack/compiler/import_gltf.h"
 
 namespace animpack {
@@ -26,8 +27,9 @@ std::string escape_cell(std::string_view s) {
 std::string generated() {
   std::string md =
       "# glTF issue codes\n\n"
-      "Generated from `kGltfIssueCodes` (gltf_reader.h) and `kImportIssueCodes`\n"
-      "(import_gltf.h) by `tests/import/gltf_codes_doc_test.cpp`; do not edit by hand.\n\n"
+      "Generated from `kGltfIssueCodes` (gltf_reader.h), `kImportIssueCodes`\n"
+      "(import_gltf.h) and `kAssimpIssueCodes` (import_assimp.h) by\n"
+      "`tests/import/gltf_codes_doc_test.cpp`; do not edit by hand.\n\n"
       "The cooker reports a problem inside a glTF file as E0201 (an error) or W0301 (a\n"
       "warning, see diagnostics.md) in that file, at the JSON pointer of the offending value,\n"
       "with one of these codes in brackets. Codes shared with Khronos glTF-Validator mean the\n"
@@ -38,6 +40,15 @@ std::string generated() {
   }
   md += "\n## Import into rigs and parts (import_gltf.h)\n\n| code | rule |\n| --- | --- |\n";
   for (const GltfCodeInfo& c : kImportIssueCodes) {
+    md += "| `" + std::string(c.code) + "` | " + escape_cell(c.rule) + " |\n";
+  }
+  md +=
+      "\n## FBX and Collada through Assimp (import_assimp.h)\n\n"
+      "An `.fbx` or `.dae` mesh file is read by Assimp (assimp.md). A file Assimp cannot\n"
+      "read is E0201 at the scene's `file` key; problems inside it are reported in the file\n"
+      "at a path into Assimp's scene (`/meshes/2`), with these codes and the import codes\n"
+      "above that apply.\n\n| code | rule |\n| --- | --- |\n";
+  for (const GltfCodeInfo& c : kAssimpIssueCodes) {
     md += "| `" + std::string(c.code) + "` | " + escape_cell(c.rule) + " |\n";
   }
   return md;

@@ -12,10 +12,26 @@
 // static parts baked into model space, and one clip per animation with LINEAR keys
 // (Assimp keeps no interpolation), times converted from ticks to seconds exactly once
 // (key / ticks_per_second, in double, then rounded to float; 25 ticks a second when the
-// file gives none). Materials: base colour factor and texture only. Every Assimp failure
-// (an unreadable file, a post-process step that fails, an exception or a null scene) is
-// an ASSIMP_* issue, never a crash: the file's header and size are checked before Assimp
-// sees it (kAssimpMaxFileBytes).
+// file gives none). Materials: base colour factor (and opacity) and texture only (embedded
+// or an image file beside the model, PNG or JPEG; one that cannot be read is dropped with
+// an ASSIMP_LOSSY warning). Every Assimp failure (an unreadable file, a post-process step that
+// fails, an exception or a null scene) is an ASSIMP_* issue, never a crash: the file's
+// header and size are checked before Assimp sees it (kAssimpMaxFileBytes), and Assimp first
+// reads the file in a child process limited to kAssimpMaxSeconds and kAssimpMaxMemoryBytes,
+// so a file on which Assimp hangs, aborts (Debian's build keeps its assertions) or crashes
+// is an ASSIMP_READ_FAILED saying so; only a file the child read is read again here.
+//
+// Besides the ASSIMP_* codes, the import uses these codes of kImportIssueCodes with the
+// same meaning: PRIMITIVE_NO_POSITION, PRIMITIVE_NOT_TRIANGLES, SKIN_JOINT_NOT_IN_SCENE,
+// SKIN_IBM_SINGULAR, SKIN_VERTEX_NO_WEIGHT, ANIMATION_CHANNEL_OUTSIDE_RIG, ANIMATION_EMPTY,
+// ANIMATION_DUPLICATE_NAME, RIG_INVALID, RIG_TOO_MANY_JOINTS, NORMALS_GENERATED and
+// VALUE_NOT_FINITE. An issue's `pointer` is a path into Assimp's aiScene ("/meshes/2",
+// "/animations/0/channels/5", "/materials/1", "/nodes/<index in the walk>"), or "" for the
+// file as a whole. Parts: source_mesh is the aiMesh index, source_primitive its slot in
+// its node's mMeshes, source_vertices[i] == i (Assimp keeps no source vertex index);
+// source_node, CookedRig::joint_source_nodes and "/nodes/N" count nodes in the walk
+// (depth first from mRootNode in child order, 0 the root); clip_source_animations are
+// aiAnimation indices.
 #pragma once
 
 #include <cstdint>
@@ -28,10 +44,16 @@ namespace animpack {
 
 // Files larger than this are refused before Assimp reads them (ASSIMP_FILE_TOO_LARGE).
 inline constexpr uint64_t kAssimpMaxFileBytes = uint64_t{512} << 20;
+// The trial read's limits: wall-clock and CPU seconds, and address space (not applied
+// under AddressSanitizer, which reserves terabytes of shadow memory).
+inline constexpr int kAssimpMaxSeconds = 120;
+inline constexpr uint64_t kAssimpMaxMemoryBytes = uint64_t{8} << 30;
 
 // Every code import_assimp emits (docs/gltf-issues.md lists them with the import codes).
 inline constexpr GltfCodeInfo kAssimpIssueCodes[] = {
-    {"ASSIMP_READ_FAILED", "Assimp could not read the file; the message gives its reason."},
+    {"ASSIMP_READ_FAILED",
+     "Assimp could not read the file (no scene, an exception, or its trial read in a child "
+     "process crashed, aborted or ran out of time or memory); the message gives its reason."},
     {"ASSIMP_FILE_TOO_LARGE", "The file is larger than kAssimpMaxFileBytes (512 MiB)."},
     {"ASSIMP_NO_MESHES", "The file has no triangle mesh."},
     {"ASSIMP_LOSSY",
