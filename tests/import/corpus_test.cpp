@@ -229,7 +229,9 @@ void check_against_json(const fs::path& file) {
     EXPECT_EQ(model.rig->node_rig, !skin_rig);
     const Skeleton& s = model.rig->rig.skeleton();
     ASSERT_GE(s.joint_count(), static_cast<int>(rig_nodes.size()));
-    if (!skin_rig) EXPECT_EQ(s.joint_count(), static_cast<int>(rig_nodes.size()));
+    if (!skin_rig) {
+      EXPECT_EQ(s.joint_count(), static_cast<int>(rig_nodes.size()));
+    }
     ASSERT_EQ(model.rig->joint_source_nodes.size(), static_cast<size_t>(s.joint_count()));
     for (size_t k = 0; k < rig_nodes.size(); ++k) {
       EXPECT_EQ(model.rig->joint_source_nodes[k], rig_nodes[k]);
