@@ -14,6 +14,12 @@
 // every side is pushed out by kBoundsMargin times the largest coordinate magnitude of the
 // box (plus kBoundsMinMargin). The cooker computes the joint boxes in double precision and
 // rounds them outwards (docs/pack-format.md, "Bounds").
+// Eight influences and morph targets (format 5): the sum runs over all eight influences,
+// and a morphing vertex's joint boxes hold the whole box its deltas reach for weights
+// within [min(0, lowest default or keyed), max(1, highest default or keyed)] per target,
+// so the argument above holds for every pose the rig's clips play (mixed, crossfaded or
+// masked). Weights a game sets outside that range (set_morph_weight, additive layers on
+// weights) are the game's business: the bounds do not cover those poses.
 #pragma once
 
 #include <cstdint>

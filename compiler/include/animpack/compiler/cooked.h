@@ -27,8 +27,11 @@
 namespace animpack {
 
 // One morph target of a part: deltas in the part's vertex order (the same order and space
-// as CookedPart::positions: moved by the same matrix's 3x3 when the part's vertices are),
-// each empty or one per position.
+// as CookedPart::positions: moved by the same matrix's 3x3 when the part's vertices are,
+// normal deltas by its inverse transpose; normal and tangent deltas are also divided by
+// the length of their vertex's moved base vector, so that renormalising after the morph
+// gives the moved morphed direction exactly: import_gltf.h), each empty or one per
+// position.
 struct CookedMorphTarget {
   std::vector<Vec3> positions;
   std::vector<Vec3> normals;
@@ -70,7 +73,8 @@ struct CookedPart {
 // Morph sets, when any, are in rig.morph_sets() (the rig is built with them).
 struct CookedRig {
   Rig rig;
-  std::vector<int> joint_source_nodes;      // one per joint
+  std::vector<int> joint_source_nodes;      // one per joint (a helper joint of a second
+                                            // skin: its joint's node; import_gltf.h)
   std::vector<int> clip_source_animations;  // one per clip
   std::vector<int> morph_source_nodes;      // one per morph set: the glTF node
   bool node_rig = false;

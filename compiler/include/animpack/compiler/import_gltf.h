@@ -118,7 +118,7 @@ namespace animpack {
 // "/meshes/0/primitives/1"), or "" for the document as a whole.
 struct ImportIssue {
   std::string pointer;  // RFC 6901 JSON pointer into the glTF JSON, or ""
-  std::string code;     // a stable id from kImportIssueCodes, e.g. "MESH_SEVERAL_SKINS"
+  std::string code;     // a stable id from kImportIssueCodes, e.g. "SKIN_VERTEX_NO_WEIGHT"
   std::string message;  // one sentence for people; tests assert code and pointer, not this
   bool error = true;    // false: a warning or a note (the model is still usable)
   bool note = false;    // with error false: a note (something the import made, not a problem)

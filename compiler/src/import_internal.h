@@ -1,0 +1,45 @@
+// Pieces of the glTF import stage (import_gltf.h) that work on one part or primitive
+// alone: placing a part's vertices (and morph deltas) by a matrix, primitive modes as
+// triangle lists, and folding a part's influences to ImportOptions::max_influences.
+// Internal to animpack_import_gltf.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "animpack/compiler/cooked.h"
+#include "animpack/compiler/gltf_reader.h"
+
+namespace animpack::import_detail {
+
+// The determinant of the upper 3x3 block (column-major m[c*4+r]).
+float det3(const Mat4& m);
+
+// Puts a part's vertices through `m` (positions as points, normals by the inverse
+// transpose, tangents as vectors), flipping winding and tangent handedness when `mirror`.
+// Morph deltas move with them (import_gltf.h, "Morph targets"): position and tangent
+// deltas by m's 3x3, normal deltas by the inverse transpose, normal and tangent deltas
+// divided by the length of their vertex's moved base vector.
+void transform_part(CookedPart& part, const Mat4& m, bool mirror);
+
+// The primitive's triangles as an index list; false (nothing built) for point and line
+// modes. *out_incomplete tells that a TRIANGLES list had a partial triangle at its end.
+bool triangle_list(const GltfPrimitive& prim, std::vector<uint32_t>* out, bool* out_incomplete);
+
+// "POINTS", "LINES", "LINE_LOOP", "LINE_STRIP", or "a triangle mode".
+const char* mode_name(GltfPrimitiveMode mode);
+
+// What reduce_part_influences changed.
+struct InfluenceReduction {
+  size_t changed = 0;            // vertices that lost a non-zero weight
+  double largest_dropped = 0.0;  // the largest (normalised) weight dropped
+};
+
+// Every skinned vertex of `part` keeps its `keep` (1 to 7) largest weights (ties: the
+// earlier influence), moved to the first slots in their order and renormalised; a vertex
+// that already fits is left bit for bit as it is. A second set left weighing 0 everywhere
+// is dropped.
+InfluenceReduction reduce_part_influences(CookedPart& part, size_t keep);
+
+}  // namespace animpack::import_detail
