@@ -10,6 +10,10 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <deque>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
 
 #include "animpack/pack.h"
 #include "animpack/schema/pack_generated.h"
@@ -21,8 +25,8 @@ namespace {
 using Builder = flatbuffers::FlatBufferBuilder;
 
 // A blob of raw bytes, LZ4 HC-compressed when that is smaller. Data aligned to 16 bytes.
-flatbuffers::Offset<fb::Blob> make_blob(Builder& b, const void* data, size_t size,
-                                        const PackWriteOptions& options) {
+flatbuffers::Offset<fb::Blob> make_blob_table(Builder& b, const void* data, size_t size,
+                                              const PackWriteOptions& options) {
   const auto* bytes = static_cast<const uint8_t*>(data);
   const uint64_t raw_size = size;
   std::vector<uint8_t> packed;
@@ -48,11 +52,111 @@ flatbuffers::Offset<fb::Blob> make_blob(Builder& b, const void* data, size_t siz
   return blob.Finish();
 }
 
-template <typename T>
-flatbuffers::Offset<fb::Blob> make_stream(Builder& b, const std::vector<T>& v,
-                                          const PackWriteOptions& options) {
-  return make_blob(b, v.data(), v.size() * sizeof(T), options);
+// FNV-1a, 64 bits: the key of the sharing table (a hit is confirmed byte for byte).
+uint64_t fnv1a(const uint8_t* data, size_t size, uint64_t h = 1469598103934665603ull) {
+  for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 1099511628211ull;
+  return h;
 }
+
+// Identical inputs stored once: every vector of key times or values, every inverse bind
+// list, every string and every blob goes through here, and a second vector with the same
+// bytes (and kind) points at the first one's offset (FlatBuffers lets several tables
+// share a vector). Only leaf vectors and Blob tables are shared, never a table the loader
+// copies elements out of. The inputs must outlive the writer (they are the CookedPack's).
+// Deterministic: what is written, and where, depends only on the order of the calls.
+class Shared {
+ public:
+  Shared(Builder& b, const PackWriteOptions& options) : b_(b), options_(options) {}
+
+  template <typename T>
+  flatbuffers::Offset<flatbuffers::Vector<T>> vector(std::span<const T> v) {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(v.data());
+    const size_t size = v.size() * sizeof(T);
+    const Kind kind = sizeof(T) == 4 ? Kind::kWords : Kind::kOther;
+    if (const uint32_t hit = find(kind, bytes, size, sizeof(T))) {
+      return flatbuffers::Offset<flatbuffers::Vector<T>>(hit);
+    }
+    const auto out = b_.CreateVector(v.data(), v.size());
+    add(kind, bytes, size, sizeof(T), out.o);
+    return out;
+  }
+
+  template <typename T>
+  flatbuffers::Offset<flatbuffers::Vector<const T*>> structs(std::span<const T> v) {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(v.data());
+    const size_t size = v.size() * sizeof(T);
+    if (const uint32_t hit = find(Kind::kStructs, bytes, size, sizeof(T))) {
+      return flatbuffers::Offset<flatbuffers::Vector<const T*>>(hit);
+    }
+    const auto out = b_.CreateVectorOfStructs(v.data(), v.size());
+    add(Kind::kStructs, bytes, size, sizeof(T), out.o);
+    return out;
+  }
+
+  flatbuffers::Offset<flatbuffers::String> string(std::string_view s) {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(s.data());
+    if (const uint32_t hit = find(Kind::kString, bytes, s.size(), 1)) {
+      return flatbuffers::Offset<flatbuffers::String>(hit);
+    }
+    const auto out = b_.CreateString(s.data(), s.size());
+    add(Kind::kString, bytes, s.size(), 1, out.o);
+    return out;
+  }
+
+  // A blob of these bytes (make_blob_table), or the earlier Blob with the same bytes.
+  flatbuffers::Offset<fb::Blob> blob(const void* data, size_t size) {
+    const auto* bytes = static_cast<const uint8_t*>(data);
+    if (const uint32_t hit = find(Kind::kBlob, bytes, size, 1)) {
+      return flatbuffers::Offset<fb::Blob>(hit);
+    }
+    const auto out = make_blob_table(b_, data, size, options_);
+    add(Kind::kBlob, bytes, size, 1, out.o);
+    return out;
+  }
+
+  template <typename T>
+  flatbuffers::Offset<fb::Blob> stream(const std::vector<T>& v) {
+    return blob(v.data(), v.size() * sizeof(T));
+  }
+
+  // A copy of a stream the writer made (morph deltas, laid out target-major), kept until
+  // the writer ends so that later blobs can be compared with it.
+  const std::vector<Vec3>& keep(std::vector<Vec3> v) { return kept_.emplace_back(std::move(v)); }
+
+ private:
+  enum class Kind : uint8_t { kWords, kStructs, kOther, kString, kBlob };
+  struct Entry {
+    Kind kind;
+    size_t element;  // bytes per element: vectors of one kind but other types stay apart
+    const uint8_t* data;
+    size_t size;
+    uint32_t offset;
+  };
+
+  static uint64_t key(Kind kind, const uint8_t* data, size_t size, size_t element) {
+    const uint8_t head[2] = {static_cast<uint8_t>(kind), static_cast<uint8_t>(element)};
+    return fnv1a(data, size, fnv1a(head, 2));
+  }
+  uint32_t find(Kind kind, const uint8_t* data, size_t size, size_t element) const {
+    const auto it = entries_.find(key(kind, data, size, element));
+    if (it == entries_.end()) return 0;
+    for (const Entry& e : it->second) {
+      if (e.kind == kind && e.element == element && e.size == size &&
+          (size == 0 || std::memcmp(e.data, data, size) == 0)) {
+        return e.offset;
+      }
+    }
+    return 0;
+  }
+  void add(Kind kind, const uint8_t* data, size_t size, size_t element, uint32_t offset) {
+    entries_[key(kind, data, size, element)].push_back({kind, element, data, size, offset});
+  }
+
+  Builder& b_;
+  const PackWriteOptions& options_;
+  std::unordered_map<uint64_t, std::vector<Entry>> entries_;
+  std::deque<std::vector<Vec3>> kept_;  // stable addresses
+};
 
 fb::Mat4f to_fb(const Mat4& m) { return fb::Mat4f(flatbuffers::span<const float, 16>(m.m, 16)); }
 fb::Vec3f to_fb(Vec3 v) { return fb::Vec3f(v.x, v.y, v.z); }
@@ -61,12 +165,31 @@ fb::Trsf to_fb(const Trs& t) {
   return fb::Trsf(to_fb(t.translation), to_fb(t.rotation), to_fb(t.scale));
 }
 
-flatbuffers::Offset<fb::Rig> write_rig(Builder& b, const CookedRig& in) {
+// Version 5: a rig's morph sets, or none (no field) for a rig without.
+flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::MorphSet>>> write_morph_sets(
+    Builder& b, Shared& shared, const CookedRig& in) {
+  const std::span<const MorphSet> sets = in.rig.morph_sets();
+  if (sets.empty()) return 0;
+  std::vector<flatbuffers::Offset<fb::MorphSet>> list;
+  for (size_t s = 0; s < sets.size(); ++s) {
+    const MorphSet& set = sets[s];
+    std::vector<flatbuffers::Offset<flatbuffers::String>> names;
+    for (const std::string& n : set.target_names) names.push_back(shared.string(n));
+    const auto name = shared.string(set.name);
+    const auto target_names = b.CreateVector(names);
+    const auto weights = shared.vector(std::span<const float>(set.default_weights));
+    const int node = s < in.morph_source_nodes.size() ? in.morph_source_nodes[s] : -1;
+    list.push_back(fb::CreateMorphSet(b, name, node, set.joint, target_names, weights));
+  }
+  return b.CreateVector(list);
+}
+
+flatbuffers::Offset<fb::Rig> write_rig(Builder& b, Shared& shared, const CookedRig& in) {
   const Skeleton& s = in.rig.skeleton();
   std::vector<flatbuffers::Offset<fb::Joint>> joints;
   for (int j = 0; j < s.joint_count(); ++j) {
     const Joint& joint = s.joints()[static_cast<size_t>(j)];
-    const auto name = b.CreateString(joint.name);
+    const auto name = shared.string(joint.name);
     const fb::Trsf rest = to_fb(joint.rest);
     const int node = static_cast<size_t>(j) < in.joint_source_nodes.size()
                          ? in.joint_source_nodes[static_cast<size_t>(j)]
@@ -80,46 +203,82 @@ flatbuffers::Offset<fb::Rig> write_rig(Builder& b, const CookedRig& in) {
     const Clip& clip = in.rig.clips()[c];
     std::vector<flatbuffers::Offset<fb::Channel>> channels;
     for (const Channel& ch : clip.channels()) {
-      const auto times = b.CreateVector(ch.times.data(), ch.times.size());
-      const auto values = b.CreateVector(ch.values.data(), ch.values.size());
+      // Channels sharing one glTF input accessor share one times vector.
+      const auto times = shared.vector(ch.times);
+      const auto values = shared.vector(ch.values);
+      const uint16_t width = ch.property == Property::kWeights ? ch.width : 0;
       channels.push_back(fb::CreateChannel(b, ch.joint, static_cast<fb::Property>(ch.property),
                                            static_cast<fb::Interpolation>(ch.interpolation), times,
-                                           values));
+                                           values, width));
     }
     std::vector<flatbuffers::Offset<fb::ClipEvent>> events;
     for (const ClipEvent& e : clip.events()) {
-      events.push_back(fb::CreateClipEvent(b, b.CreateString(e.name), e.time));
+      events.push_back(fb::CreateClipEvent(b, shared.string(e.name), e.time));
     }
-    const auto name = b.CreateString(clip.name());
+    const auto name = shared.string(clip.name());
     const auto ch = b.CreateVector(channels);
     const auto ev = b.CreateVector(events);
     const int source = c < in.clip_source_animations.size() ? in.clip_source_animations[c] : -1;
     clips.push_back(fb::CreateClip(b, name, clip.duration(), ch, ev, source,
                                    static_cast<fb::AdditiveReference>(clip.additive())));
   }
+  const auto morph_sets = write_morph_sets(b, shared, in);
   const auto j = b.CreateVector(joints);
-  const auto i = b.CreateVectorOfStructs(ibms);
+  const auto i = shared.structs(std::span<const fb::Mat4f>(ibms));
   const auto c = b.CreateVector(clips);
   const fb::Mat4f root = to_fb(s.root());
-  return fb::CreateRig(b, j, i, &root, c, in.node_rig);
+  return fb::CreateRig(b, j, i, &root, c, in.node_rig, morph_sets);
+}
+
+// Version 5: one kind of a part's morph deltas, target-major (target t's delta of vertex v
+// at t * vertices + v); a target without this kind reads 0. Empty when no target has it.
+std::vector<Vec3> morph_stream(const CookedPart& p, std::vector<Vec3> CookedMorphTarget::*kind) {
+  const size_t n = p.positions.size();
+  bool any = false;
+  for (const CookedMorphTarget& t : p.morph_targets) any = any || !(t.*kind).empty();
+  std::vector<Vec3> out;
+  if (!any) return out;
+  out.assign(p.morph_targets.size() * n, Vec3{0, 0, 0});
+  for (size_t t = 0; t < p.morph_targets.size(); ++t) {
+    const std::vector<Vec3>& d = p.morph_targets[t].*kind;
+    std::copy(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(std::min(d.size(), n)),
+              out.begin() + static_cast<std::ptrdiff_t>(t * n));
+  }
+  return out;
 }
 
 fb::Boxf to_fb(const Box& box) { return fb::Boxf(to_fb(box.lo), to_fb(box.hi)); }
 
-flatbuffers::Offset<fb::Mesh> write_mesh(Builder& b, const CookedMesh& in,
-                                         const PackWriteOptions& options) {
+flatbuffers::Offset<fb::Mesh> write_mesh(Builder& b, Shared& shared, const CookedMesh& in) {
   std::vector<flatbuffers::Offset<fb::Part>> parts;
   for (const CookedPart& p : in.parts) {
-    const auto positions = make_stream(b, p.positions, options);
-    const auto normals = p.normals.empty() ? 0 : make_stream(b, p.normals, options);
-    const auto tangents = p.tangents.empty() ? 0 : make_stream(b, p.tangents, options);
-    const auto joints = p.joints.empty() ? 0 : make_stream(b, p.joints, options);
-    const auto weights = p.weights.empty() ? 0 : make_stream(b, p.weights, options);
-    const auto indices = make_stream(b, p.indices, options);
-    const auto sources = make_stream(b, p.source_vertices, options);
-    const auto uv0 = p.texcoords0.empty() ? 0 : make_stream(b, p.texcoords0, options);
-    const auto uv1 = p.texcoords1.empty() ? 0 : make_stream(b, p.texcoords1, options);
-    const auto colors = p.colors.empty() ? 0 : make_stream(b, p.colors, options);
+    using BlobOffset = flatbuffers::Offset<fb::Blob>;
+    const auto opt = [&](const auto& v) { return v.empty() ? BlobOffset() : shared.stream(v); };
+    const auto positions = shared.stream(p.positions);
+    const auto normals = opt(p.normals);
+    const auto tangents = opt(p.tangents);
+    const auto joints = opt(p.joints);
+    const auto weights = opt(p.weights);
+    const auto indices = shared.stream(p.indices);
+    const auto sources = shared.stream(p.source_vertices);
+    const auto uv0 = opt(p.texcoords0);
+    const auto uv1 = opt(p.texcoords1);
+    const auto colors = opt(p.colors);
+    // Version 5: influences 5 to 8 and morph deltas.
+    const auto joints1 = opt(p.joints1);
+    const auto weights1 = opt(p.weights1);
+    const bool morphed = p.morph_set >= 0;
+    const auto deltas =
+        [&](std::vector<Vec3> CookedMorphTarget::*kind) -> const std::vector<Vec3>& {
+      static const std::vector<Vec3> kNone;
+      return morphed ? shared.keep(morph_stream(p, kind)) : kNone;
+    };
+    const std::vector<Vec3>& dp = deltas(&CookedMorphTarget::positions);
+    const std::vector<Vec3>& dn = deltas(&CookedMorphTarget::normals);
+    const std::vector<Vec3>& dt = deltas(&CookedMorphTarget::tangents);
+    const auto mp = opt(dp);
+    const auto mn = opt(dn);
+    const auto mt = opt(dt);
     fb::PartBuilder part(b);
     part.add_source_node(p.source_node);
     part.add_source_mesh(p.source_mesh);
@@ -140,10 +299,19 @@ flatbuffers::Offset<fb::Mesh> write_mesh(Builder& b, const CookedMesh& in,
     part.add_material(p.material);
     part.add_normals_generated(p.normals_generated);
     part.add_tangents_generated(p.tangents_generated);
+    if (!p.joints1.empty()) part.add_joints1(joints1);
+    if (!p.weights1.empty()) part.add_weights1(weights1);
+    if (morphed) {
+      part.add_morph_set(p.morph_set);
+      part.add_morph_targets(static_cast<uint32_t>(p.morph_targets.size()));
+      if (!dp.empty()) part.add_morph_positions(mp);
+      if (!dn.empty()) part.add_morph_normals(mn);
+      if (!dt.empty()) part.add_morph_tangents(mt);
+    }
     parts.push_back(part.Finish());
   }
-  const auto name = b.CreateString(in.name);
-  const auto file = b.CreateString(in.source_file);
+  const auto name = shared.string(in.name);
+  const auto file = shared.string(in.source_file);
   const auto p = b.CreateVector(parts);
   std::vector<fb::JointBoundsf> joint_bounds;
   for (const JointBounds& j : in.joint_bounds)
@@ -170,10 +338,11 @@ flatbuffers::Offset<fb::TextureRef> write_slot(Builder& b, const TextureSlot& sl
       slot.source_texture);
 }
 
-flatbuffers::Offset<fb::Material> write_material(Builder& b, const CookedMaterial& in) {
+flatbuffers::Offset<fb::Material> write_material(Builder& b, Shared& shared,
+                                                 const CookedMaterial& in) {
   const MaterialInfo& m = in.info;
-  const auto name = b.CreateString(in.name);
-  const auto file = b.CreateString(in.source_file);
+  const auto name = shared.string(in.name);
+  const auto file = shared.string(in.source_file);
   const auto base = write_slot(b, m.base_color_texture);
   const auto mr = write_slot(b, m.metallic_roughness_texture);
   const auto normal = write_slot(b, m.normal_texture);
@@ -203,20 +372,19 @@ flatbuffers::Offset<fb::Material> write_material(Builder& b, const CookedMateria
   return out.Finish();
 }
 
-flatbuffers::Offset<fb::Texture> write_texture(Builder& b, const CookedTexture& in,
-                                               const PackWriteOptions& options) {
-  const auto pixels = make_stream(b, in.rgba, options);
-  const auto file = b.CreateString(in.source_file);
-  const auto mime = b.CreateString(in.mime_type);
+flatbuffers::Offset<fb::Texture> write_texture(Builder& b, Shared& shared,
+                                               const CookedTexture& in) {
+  const auto pixels = shared.stream(in.rgba);
+  const auto file = shared.string(in.source_file);
+  const auto mime = shared.string(in.mime_type);
   return fb::CreateTexture(b, file, in.source_image, mime, in.width, in.height,
                            static_cast<fb::ColorSpace>(in.color_space), pixels);
 }
 
 // `*pixels` is the blob of an earlier sheet with the same atlas (CookedSheet::pixels_of),
 // or null to write this sheet's own (then it is set to the blob written).
-flatbuffers::Offset<fb::SpriteSheet> write_sheet(Builder& b, const CookedSheet& in,
-                                                 flatbuffers::Offset<fb::Blob>* pixels,
-                                                 const PackWriteOptions& options) {
+flatbuffers::Offset<fb::SpriteSheet> write_sheet(Builder& b, Shared& shared, const CookedSheet& in,
+                                                 flatbuffers::Offset<fb::Blob>* pixels) {
   const Atlas& atlas = in.sheet.atlas();
   std::vector<fb::PixelRect> frames;
   for (const PixelRect& r : atlas.frames()) frames.emplace_back(r.x, r.y, r.width, r.height);
@@ -224,16 +392,16 @@ flatbuffers::Offset<fb::SpriteSheet> write_sheet(Builder& b, const CookedSheet& 
   for (const SpriteClip& c : in.sheet.clips()) {
     std::vector<flatbuffers::Offset<fb::FrameEvent>> events;
     for (const FrameEvent& e : c.events()) {
-      events.push_back(fb::CreateFrameEvent(b, b.CreateString(e.name), e.frame));
+      events.push_back(fb::CreateFrameEvent(b, shared.string(e.name), e.frame));
     }
-    const auto name = b.CreateString(c.name());
+    const auto name = shared.string(c.name());
     const auto f = b.CreateVector(c.frames().data(), c.frames().size());
     const auto ev = b.CreateVector(events);
     clips.push_back(
         fb::CreateSpriteClip(b, name, f, c.fps(), static_cast<fb::Playback>(c.playback()), ev));
   }
-  if (pixels->IsNull()) *pixels = make_stream(b, in.rgba, options);
-  const auto file = b.CreateString(in.source_file);
+  if (pixels->IsNull()) *pixels = shared.stream(in.rgba);
+  const auto file = shared.string(in.source_file);
   const auto f = b.CreateVectorOfStructs(frames);
   const auto c = b.CreateVector(clips);
   return fb::CreateSpriteSheet(b, file, atlas.size().width, atlas.size().height, f, c, *pixels);
@@ -242,17 +410,17 @@ flatbuffers::Offset<fb::SpriteSheet> write_sheet(Builder& b, const CookedSheet& 
 // Version 3: a state machine and its layers, every field as GraphDef holds it. Every
 // scalar is stored, defaults included, so that -0.0 (equal to a default of 0) keeps its
 // bits.
-flatbuffers::Offset<fb::Graph> write_graph(Builder& b, const GraphDef& in) {
+flatbuffers::Offset<fb::Graph> write_graph(Builder& b, Shared& shared, const GraphDef& in) {
   b.ForceDefaults(true);
   std::vector<flatbuffers::Offset<fb::GraphParameter>> parameters;
   for (const ParameterDef& p : in.parameters) {
-    const auto name = b.CreateString(p.name);
+    const auto name = shared.string(p.name);
     parameters.push_back(fb::CreateGraphParameter(b, name, static_cast<fb::ParameterKind>(p.kind),
                                                   p.default_value, p.min, p.max));
   }
   std::vector<flatbuffers::Offset<fb::GraphState>> states;
   for (const StateDef& s : in.states) {
-    const auto name = b.CreateString(s.name);
+    const auto name = shared.string(s.name);
     std::vector<fb::BlendPointf> points;
     for (const BlendPoint& p : s.points) points.emplace_back(p.clip, 0, p.x, p.y);
     const auto pts = points.empty() ? 0 : b.CreateVectorOfStructs(points);
@@ -309,10 +477,10 @@ flatbuffers::Offset<fb::RootMotion> write_root_motion(
 // Version 4: IK solvers, field for field IkSolverDef; target and pole absent when the
 // definition has none, every scalar stored (a -0.0 keeps its sign bit).
 flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::IkSolver>>> write_ik(
-    Builder& b, const std::vector<IkSolverDef>& solvers) {
+    Builder& b, Shared& shared, const std::vector<IkSolverDef>& solvers) {
   std::vector<flatbuffers::Offset<fb::IkSolver>> list;
   for (const IkSolverDef& s : solvers) {
-    const auto name = b.CreateString(s.name);
+    const auto name = shared.string(s.name);
     const auto joints = b.CreateVector(s.joints);
     const fb::Vec3f target = to_fb(s.target);
     const fb::Vec3f pole = to_fb(s.pole);
@@ -328,7 +496,7 @@ flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::IkSolver>>> writ
   return b.CreateVector(list);
 }
 
-flatbuffers::Offset<fb::Object> write_object(Builder& b, const CookedObject& in) {
+flatbuffers::Offset<fb::Object> write_object(Builder& b, Shared& shared, const CookedObject& in) {
   flatbuffers::Offset<fb::Animation> animation = 0;
   if (in.animated) {
     const CookedAnimation& a = in.animation;
@@ -336,22 +504,22 @@ flatbuffers::Offset<fb::Object> write_object(Builder& b, const CookedObject& in)
     for (const BlendEntry& e : a.blend) blend.push_back(fb::CreateBlendEntry(b, e.clip, e.weight));
     std::vector<flatbuffers::Offset<fb::ObjectEvent>> events;
     for (const CookedEvent& e : a.events) {
-      events.push_back(fb::CreateObjectEvent(b, b.CreateString(e.name), e.clip, e.time, e.frame));
+      events.push_back(fb::CreateObjectEvent(b, shared.string(e.name), e.clip, e.time, e.frame));
     }
     const auto bl = blend.empty() ? 0 : b.CreateVector(blend);
     const auto ev = b.CreateVector(events);
-    const auto graph = a.graph ? write_graph(b, *a.graph) : 0;
+    const auto graph = a.graph ? write_graph(b, shared, *a.graph) : 0;
     // Policy off is written as no root motion (what the reader takes an absent one for).
     const auto root_motion = a.root_motion && a.root_motion->policy != RootMotionPolicy::kOff
                                  ? write_root_motion(b, *a.root_motion, a.root_tracks)
                                  : 0;
-    const auto ik = a.ik.empty() ? 0 : write_ik(b, a.ik);
+    const auto ik = a.ik.empty() ? 0 : write_ik(b, shared, a.ik);
     animation = fb::CreateAnimation(b, a.clip, bl, a.speed, static_cast<fb::Playback>(a.playback),
                                     a.start, ev, a.sprite_sheet, graph, root_motion, ik);
   }
-  const auto name = b.CreateString(in.name);
-  const auto material = b.CreateString(in.material);
-  const auto content = b.CreateString(in.content);
+  const auto name = shared.string(in.name);
+  const auto material = shared.string(in.material);
+  const auto content = shared.string(in.content);
   const fb::Vec3f position = to_fb(in.position);
   const fb::Quatf rotation = to_fb(in.rotation);
   const fb::Vec3f scale = to_fb(in.scale);
@@ -364,31 +532,33 @@ flatbuffers::Offset<fb::Object> write_object(Builder& b, const CookedObject& in)
 std::vector<uint8_t> write_pack(const CookedPack& pack, const PackWriteOptions& options) {
   Builder b(1 << 16);
   b.ForceDefaults(false);
+  Shared shared(b, options);
   std::vector<flatbuffers::Offset<fb::Mesh>> meshes;
-  for (const CookedMesh& m : pack.meshes) meshes.push_back(write_mesh(b, m, options));
+  for (const CookedMesh& m : pack.meshes) meshes.push_back(write_mesh(b, shared, m));
   std::vector<flatbuffers::Offset<fb::Rig>> rigs;
-  for (const CookedRig& r : pack.rigs) rigs.push_back(write_rig(b, r));
+  for (const CookedRig& r : pack.rigs) rigs.push_back(write_rig(b, shared, r));
   std::vector<flatbuffers::Offset<fb::SpriteSheet>> sheets;
   std::vector<flatbuffers::Offset<fb::Blob>> pixels;  // per sheet: its pixels' blob
   for (const CookedSheet& s : pack.sheets) {
     // A sheet sharing an earlier sheet's atlas points at the same blob: one copy of the
     // pixels however many objects show the atlas.
-    const bool shared = s.pixels_of >= 0 && static_cast<size_t>(s.pixels_of) < pixels.size();
+    const bool reuse = s.pixels_of >= 0 && static_cast<size_t>(s.pixels_of) < pixels.size();
     flatbuffers::Offset<fb::Blob> blob =
-        shared ? pixels[static_cast<size_t>(s.pixels_of)] : flatbuffers::Offset<fb::Blob>();
-    sheets.push_back(write_sheet(b, s, &blob, options));
+        reuse ? pixels[static_cast<size_t>(s.pixels_of)] : flatbuffers::Offset<fb::Blob>();
+    sheets.push_back(write_sheet(b, shared, s, &blob));
     pixels.push_back(blob);
   }
   std::vector<flatbuffers::Offset<fb::Object>> objects;
-  for (const CookedObject& o : pack.objects) objects.push_back(write_object(b, o));
+  for (const CookedObject& o : pack.objects) objects.push_back(write_object(b, shared, o));
   const auto m = b.CreateVector(meshes);
   const auto r = b.CreateVector(rigs);
   const auto s = b.CreateVector(sheets);
   const auto o = b.CreateVector(objects);
   std::vector<flatbuffers::Offset<fb::Material>> materials;
-  for (const CookedMaterial& mat : pack.materials) materials.push_back(write_material(b, mat));
+  for (const CookedMaterial& mat : pack.materials)
+    materials.push_back(write_material(b, shared, mat));
   std::vector<flatbuffers::Offset<fb::Texture>> textures;
-  for (const CookedTexture& t : pack.textures) textures.push_back(write_texture(b, t, options));
+  for (const CookedTexture& t : pack.textures) textures.push_back(write_texture(b, shared, t));
   const auto ma = materials.empty() ? 0 : b.CreateVector(materials);
   const auto te = textures.empty() ? 0 : b.CreateVector(textures);
   const auto root = fb::CreateAssetPack(b, kPackFormatVersion, m, r, s, o, ma, te);

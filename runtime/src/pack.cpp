@@ -13,6 +13,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <unordered_map>
 
 // The verifier records the furthest byte it checked: the pack's end (trailing bytes refused).
 // Only this file verifies packs, and the macro changes no layout, only inline bodies.
@@ -30,20 +31,32 @@ namespace fb = animpack::schema;
 static_assert(sizeof(fb::Trsf) == sizeof(Trs) && sizeof(fb::Mat4f) == sizeof(Mat4));
 static_assert(sizeof(JointIndices) == 8);
 
-// Decoded LZ4 blobs, one cache slot per blob (10 per part, then 1 per sprite sheet, then 1
-// per texture).
+// One slot per distinct blob data (several parts, sheets or textures may point at one: the
+// writer stores identical streams once), found by the data's address: an LZ4 blob is
+// decoded once however many tables name it, and what the content checks found is kept,
+// so a second part naming a checked blob costs O(1) per stream.
 struct Pack::Decoded {
   struct Slot {
-    std::unique_ptr<uint64_t[]> words;  // uint64_t: 8-byte aligned; not zero-filled first
+    std::unique_ptr<uint64_t[]> words;  // LZ4: the decoded bytes; 8-byte aligned, not zeroed
+    uint64_t raw_size = 0;              // every Blob naming this data declares this size
+    // Content checks, each run once (the bit set when it has run):
+    uint8_t ran = 0;                // kRanU32, kRanU16, kRanFinite
+    bool finite = false;            // every float finite
+    uint32_t max_u32 = 0;           // the largest uint32 (indices, source vertices)
+    uint16_t max_u16 = 0;           // the largest uint16 (joints)
+    int64_t sum_checked_with = -1;  // weights1: the weights slot its eight-sum passed with
   };
+  static constexpr uint8_t kRanU32 = 1, kRanU16 = 2, kRanFinite = 4;
   std::vector<Slot> slots;
-  std::vector<uint8_t> part_checked;  // part streams passed their range checks
+  std::unordered_map<const uint8_t*, uint32_t> slot_of;  // blob data -> slots index
+  std::vector<uint8_t> part_checked;                     // part streams passed their range checks
 };
 
 namespace {
 
-constexpr int kBlobsPerPart = 10;
 constexpr uint64_t kLz4MaxRatio = 255;  // an LZ4 block never decodes to more than 255x
+// Version 5: a vertex's eight weights (weights and weights1) sum to one within this.
+constexpr double kEightWeightSumTolerance = 1e-3;
 
 Error bad(const char* format, ...) __attribute__((format(printf, 1, 2)));
 Error bad(const char* format, ...) {
@@ -99,17 +112,16 @@ bool valid_box(const fb::Vec3f& lo, const fb::Vec3f& hi) {
 Vec3 to_vec3(const fb::Vec3f& v) { return {v.x(), v.y(), v.z()}; }
 
 // A blob's sizes against the `expected` raw bytes: raw or LZ4 (within LZ4's ratio), at most
-// kMaxBlobBytes. Adds LZ4 blobs' raw sizes to *decoded.
-bool valid_blob(const fb::Blob& blob, uint64_t expected, uint64_t* decoded) {
+// kMaxBlobBytes.
+bool valid_blob(const fb::Blob& blob, uint64_t expected) {
   const auto c = static_cast<uint8_t>(blob.compression());
-  if (c > 1 || blob.raw_size() != expected || expected > kMaxBlobBytes || !blob.data() ||
-      (c == 0 && blob.data()->size() != expected) ||
-      (c == 1 && expected > uint64_t{blob.data()->size()} * kLz4MaxRatio)) {
-    return false;
-  }
-  if (c == 1) *decoded += expected;
-  return true;
+  return c <= 1 && blob.raw_size() == expected && expected <= kMaxBlobBytes && blob.data() &&
+         (c != 0 || blob.data()->size() == expected) &&
+         (c != 1 || expected <= uint64_t{blob.data()->size()} * kLz4MaxRatio);
 }
+
+// What Pack::Decoded's slot registration found wrong with a blob, or kBlobOk.
+enum BlobCheck { kBlobOk, kBlobBadSize, kBlobOverDecoded, kBlobSharedOtherSize, kBlobOverFile };
 
 // A material's texture slot: its texture, uv set, enums and transform; `needs_uv1` is set
 // when it samples texcoords1.
@@ -537,6 +549,50 @@ uint64_t ik_bytes(const std::vector<IkSolverDef>& solvers, const Rig& rig) {
   return n;
 }
 
+// Version 5: a rig's morph sets, each bounded before anything is allocated for it (at most
+// 65535 sets, kMaxMorphTargets targets, as many default weights as names, UTF-8 names);
+// Rig::create checks the rest (kBadMorph: names unique and not empty, weights finite within
+// kMaxMorphWeight, the joint in the skeleton, kMaxRigMorphWeights in all).
+Result<void> read_morph_sets(const flatbuffers::Vector<flatbuffers::Offset<fb::MorphSet>>& in,
+                             flatbuffers::uoffset_t r, uint32_t version, Budget* budget,
+                             std::vector<MorphSet>* out, std::vector<int>* nodes) {
+  if (version < 5) return bad("rig %u: format %u has no morph sets", r, version);
+  if (in.size() > 65535) return bad("rig %u: %u morph sets, at most 65535", r, in.size());
+  if (!budget->take(uint64_t{in.size()} * 2 + 1))
+    return bad("rig %u: more morph sets than the file holds", r);
+  out->reserve(in.size());
+  for (flatbuffers::uoffset_t s = 0; s < in.size(); ++s) {
+    const fb::MorphSet* set = in.Get(s);
+    const auto* names = set->target_names();
+    const auto* weights = set->default_weights();
+    const flatbuffers::uoffset_t n = names ? names->size() : 0;
+    const flatbuffers::uoffset_t w = weights ? weights->size() : 0;
+    if (n == 0 || n > kMaxMorphTargets || w != n)
+      return bad("rig %u morph set %u: %u target names and %u default weights (1 to %u)", r, s, n,
+                 w, kMaxMorphTargets);
+    const std::string_view name = view(set->name());
+    if (!valid_utf8(name) || !budget->take(n, name.size()))
+      return bad("rig %u morph set %u: the name is not UTF-8 or more than the file holds", r, s);
+    MorphSet m;
+    m.name = std::string(name);
+    m.joint = set->joint();
+    m.target_names.reserve(n);
+    for (flatbuffers::uoffset_t t = 0; t < n; ++t) {
+      const std::string_view target = view(names->Get(t));
+      if (!valid_utf8(target) || !budget->take(0, target.size()))
+        return bad(
+            "rig %u morph set %u target %u: the name is not UTF-8 or more than the file "
+            "holds",
+            r, s, t);
+      m.target_names.emplace_back(target);
+    }
+    m.default_weights.assign(weights->begin(), weights->end());
+    nodes->push_back(set->source_node());
+    out->push_back(std::move(m));
+  }
+  return ok();
+}
+
 }  // namespace
 
 Pack::Pack() = default;
@@ -633,6 +689,12 @@ int Pack::joint_source_node(int rig, int joint) const {
                                                                  : -1;
 }
 
+int Pack::morph_source_node(int rig, int set) const {
+  if (rig < 0 || rig >= rig_count()) return -1;
+  const auto& nodes = rigs_[static_cast<size_t>(rig)].morph_nodes;
+  return set >= 0 && static_cast<size_t>(set) < nodes.size() ? nodes[static_cast<size_t>(set)] : -1;
+}
+
 int Pack::clip_source_animation(int rig, int clip) const {
   if (rig < 0 || rig >= rig_count()) return -1;
   const auto& anims = rigs_[static_cast<size_t>(rig)].clip_animations;
@@ -670,7 +732,39 @@ Result<void> Pack::load() {
     return bad("%zu bytes follow the pack's %zu", size_ - std::min(end, size_), end);
   }
   Budget budget{size_};
-  uint64_t decoded_bytes = 0;  // LZ4 blobs' raw sizes, all together
+  uint64_t decoded_bytes = 0;  // LZ4 blobs' raw sizes, all together (each distinct data once)
+  decoded_ = std::make_unique<Decoded>();
+  // Gives a blob's data its slot: the first Blob naming the data is checked against
+  // `expected` (valid_blob) and an LZ4 one adds its raw size to decoded_bytes; another Blob
+  // naming the same data (the writer shares identical streams) must be as valid and declare
+  // the same raw size, and adds nothing. Each distinct data costs 2 elements of rule 8 (its
+  // vector's length and its table's offset are at least 8 bytes of the file).
+  const auto note_blob = [&](const fb::Blob& b, uint64_t expected) -> BlobCheck {
+    if (!valid_blob(b, expected)) return kBlobBadSize;
+    const auto [it, added] = decoded_->slot_of.try_emplace(
+        b.data()->data(), static_cast<uint32_t>(decoded_->slots.size()));
+    if (!added) {
+      return decoded_->slots[it->second].raw_size == expected ? kBlobOk : kBlobSharedOtherSize;
+    }
+    if (!budget.take(2)) return kBlobOverFile;
+    decoded_->slots.emplace_back().raw_size = expected;
+    if (b.compression() == fb::Compression::Lz4 && (decoded_bytes += expected) > kMaxDecodedBytes) {
+      return kBlobOverDecoded;
+    }
+    return kBlobOk;
+  };
+  const auto blob_problem = [](BlobCheck c) -> const char* {
+    switch (c) {
+      case kBlobOverDecoded:
+        return "the LZ4 blobs decode to more than 2 GiB (kMaxDecodedBytes)";
+      case kBlobSharedOtherSize:
+        return "a blob's data is shared with a blob of another raw size";
+      case kBlobOverFile:
+        return "more blobs than the file holds";
+      default:
+        return "a blob does not hold its stream";
+    }
+  };
   const fb::AssetPack* root = fb::GetAssetPack(data_);
   format_version_ = root->format_version();
   if (format_version_ < kOldestPackFormatVersion || format_version_ > kPackFormatVersion) {
@@ -700,13 +794,12 @@ Result<void> Pack::load() {
         return bad("texture %u is %ux%u, at most %u on a side", t, info.width, info.height,
                    kMaxTextureSide);
       }
-      if (!in->pixels() ||
-          !valid_blob(*in->pixels(), uint64_t{info.width} * info.height * 4, &decoded_bytes))
+      const BlobCheck pixels =
+          in->pixels() ? note_blob(*in->pixels(), uint64_t{info.width} * info.height * 4)
+                       : kBlobBadSize;
+      if (pixels == kBlobBadSize)
         return bad("texture %u: pixels do not hold %ux%u RGBA8", t, info.width, info.height);
-      if (decoded_bytes > kMaxDecodedBytes) {
-        return bad("texture %u: the LZ4 blobs decode to more than %llu bytes", t,
-                   static_cast<unsigned long long>(kMaxDecodedBytes));
-      }
+      if (pixels != kBlobOk) return bad("texture %u: %s", t, blob_problem(pixels));
       textures_.push_back(info);
     }
   }
@@ -810,13 +903,23 @@ Result<void> Pack::load() {
                 return bad("rig %u clip %u channel %u has no keys", r, c, k);
               const auto prop = static_cast<uint8_t>(ch->property());
               const auto interp = static_cast<uint8_t>(ch->interpolation());
-              if (prop > 2 || interp > 2)
+              if (prop > 3 || interp > 2)
                 return bad("rig %u clip %u channel %u: bad enum", r, c, k);
+              // Version 5: Weights channels, with their width (checked against the rig's
+              // morph sets by Rig::create); no other channel has a width.
+              const bool weights = prop == static_cast<uint8_t>(Property::kWeights);
+              if ((weights || ch->width() != 0) && format_version_ < 5)
+                return bad("rig %u clip %u channel %u: format %u has no weights channels", r, c, k,
+                           format_version_);
+              if (!weights && ch->width() != 0)
+                return bad("rig %u clip %u channel %u: width %u on a %s channel", r, c, k,
+                           unsigned{ch->width()}, property_name(static_cast<Property>(prop)));
               clip.add_channel_view(Channel{ch->joint(),
                                             static_cast<Property>(prop),
                                             static_cast<Interpolation>(interp),
                                             {ch->times()->data(), ch->times()->size()},
-                                            {ch->values()->data(), ch->values()->size()}});
+                                            {ch->values()->data(), ch->values()->size()},
+                                            ch->width()});
             }
           }
           if (const auto* events = clip_in->events()) {
@@ -858,7 +961,26 @@ Result<void> Pack::load() {
           clips.push_back(std::move(clip));
         }
       }
-      Result<Rig> rig = Rig::create(std::move(*skeleton), std::move(clips));
+      std::vector<MorphSet> morph_sets;
+      if (const auto* sets = in->morph_sets()) {
+        if (Result<void> m = read_morph_sets(*sets, r, format_version_, &budget, &morph_sets,
+                                             &entry.morph_nodes);
+            !m) {
+          return m.error();
+        }
+      }
+      // One weights channel per morph set in a clip (the Animator samples each set once).
+      std::vector<uint32_t> seen(morph_sets.size(), UINT32_MAX);
+      for (uint32_t c = 0; c < clips.size(); ++c) {
+        for (const Channel& ch : clips[c].channels()) {
+          if (ch.property != Property::kWeights || ch.joint >= seen.size()) continue;
+          if (seen[ch.joint] == c)
+            return bad("rig %u clip %u: two weights channels on morph set %u", r, c,
+                       unsigned{ch.joint});
+          seen[ch.joint] = c;
+        }
+      }
+      Result<Rig> rig = Rig::create(std::move(*skeleton), std::move(clips), std::move(morph_sets));
       if (!rig) return bad("rig %u: %s", r, rig.error().message());
       if (animator_bytes(*rig, static_cast<uint64_t>(rig->max_event_count())) > kMaxPlayBytes)
         return bad("rig %u: an animator would need more than %llu bytes", r,
@@ -931,28 +1053,64 @@ Result<void> Pack::load() {
           if (pi.index_count % 3 != 0)
             return bad("mesh %u part %u: %u indices are not triangles", m, p, pi.index_count);
           const uint64_t n = pi.vertex_count;
+          // Version 5: influences 5 to 8, and morph targets of a set of the mesh's rig.
+          const bool v5_fields = part->joints1() || part->weights1() || part->morph_set() != -1 ||
+                                 part->morph_targets() != 0 || part->morph_positions() ||
+                                 part->morph_normals() || part->morph_tangents();
+          if (v5_fields && format_version_ < 5)
+            return bad("mesh %u part %u: format %u has no morph targets or eight influences", m, p,
+                       format_version_);
+          if ((part->joints1() != nullptr) != (part->weights1() != nullptr) ||
+              (part->joints1() && !pi.skinned)) {
+            return bad("mesh %u part %u: joints1 and weights1 come together, on a skinned part", m,
+                       p);
+          }
+          pi.eight_influences = part->joints1() != nullptr;
+          pi.morph_set = part->morph_set();
+          pi.morph_targets = part->morph_targets();
+          const size_t sets =
+              info.rig >= 0 ? rigs_[static_cast<size_t>(info.rig)].rig.morph_sets().size() : 0;
+          if (pi.morph_set < -1 || (pi.morph_set >= 0 && static_cast<size_t>(pi.morph_set) >= sets))
+            return bad("mesh %u part %u names morph set %d of %zu in its rig", m, p, pi.morph_set,
+                       sets);
+          const uint32_t want_targets =
+              pi.morph_set >= 0 ? rigs_[static_cast<size_t>(info.rig)]
+                                      .rig.morph_sets()[static_cast<size_t>(pi.morph_set)]
+                                      .size()
+                                : 0;
+          if (pi.morph_targets != want_targets)
+            return bad("mesh %u part %u: %u morph targets, its morph set %d has %u", m, p,
+                       pi.morph_targets, pi.morph_set, want_targets);
+          if (pi.morph_set < 0 &&
+              (part->morph_positions() || part->morph_normals() || part->morph_tangents()))
+            return bad("mesh %u part %u: morph deltas without a morph set", m, p);
+          const uint64_t deltas = uint64_t{pi.morph_targets} * n * 12;  // <= 256 x 2^32 x 12
           const struct {
             const fb::Blob* blob;
             uint64_t size;
-          } expect[kBlobsPerPart] = {
-              {part->positions(), n * 12},      {part->normals(), n * 12},
-              {part->tangents(), n * 16},       {part->joints(), n * 8},
-              {part->weights(), n * 16},        {part->indices(), uint64_t{pi.index_count} * 4},
-              {part->source_vertices(), n * 4}, {part->texcoords0(), n * 8},
-              {part->texcoords1(), n * 8},      {part->colors(), n * 16}};
+            const char* name;
+          } expect[] = {{part->positions(), n * 12, "positions"},
+                        {part->normals(), n * 12, "normals"},
+                        {part->tangents(), n * 16, "tangents"},
+                        {part->joints(), n * 8, "joints"},
+                        {part->weights(), n * 16, "weights"},
+                        {part->indices(), uint64_t{pi.index_count} * 4, "indices"},
+                        {part->source_vertices(), n * 4, "source vertices"},
+                        {part->texcoords0(), n * 8, "texcoords0"},
+                        {part->texcoords1(), n * 8, "texcoords1"},
+                        {part->colors(), n * 16, "colors"},
+                        {part->joints1(), n * 8, "joints1"},
+                        {part->weights1(), n * 16, "weights1"},
+                        {part->morph_positions(), deltas, "morph positions"},
+                        {part->morph_normals(), deltas, "morph normals"},
+                        {part->morph_tangents(), deltas, "morph tangents"}};
           for (const auto& e : expect) {
             if (!e.blob) continue;
-            const auto c = static_cast<uint8_t>(e.blob->compression());
-            if (c > 1 || e.blob->raw_size() != e.size || e.size > kMaxBlobBytes ||
-                !e.blob->data() || (c == 0 && e.blob->data()->size() != e.size) ||
-                (c == 1 && e.size > uint64_t{e.blob->data()->size()} * kLz4MaxRatio)) {
-              return bad("mesh %u part %u: a stream's blob does not hold %llu bytes", m, p,
+            const BlobCheck check = note_blob(*e.blob, e.size);
+            if (check == kBlobBadSize)
+              return bad("mesh %u part %u: the %s blob does not hold %llu bytes", m, p, e.name,
                          static_cast<unsigned long long>(e.size));
-            }
-            if (c == 1 && (decoded_bytes += e.size) > kMaxDecodedBytes) {
-              return bad("mesh %u part %u: the LZ4 blobs decode to more than %llu bytes", m, p,
-                         static_cast<unsigned long long>(kMaxDecodedBytes));
-            }
+            if (check != kBlobOk) return bad("mesh %u part %u: %s", m, p, blob_problem(check));
           }
           parts_.push_back(pi);
         }
@@ -1059,17 +1217,10 @@ Result<void> Pack::load() {
       Result<SpriteSheet> sheet = SpriteSheet::create(std::move(*atlas), std::move(clips));
       if (!sheet) return bad("sprite sheet %u: %s", s, sheet.error().message());
       const uint64_t pixels = uint64_t{in->width()} * in->height() * 4;
-      const fb::Blob* blob = in->pixels();
-      const auto c = static_cast<uint8_t>(blob->compression());
-      if (c > 1 || blob->raw_size() != pixels || pixels > kMaxBlobBytes || !blob->data() ||
-          (c == 0 && blob->data()->size() != pixels) ||
-          (c == 1 && pixels > uint64_t{blob->data()->size()} * kLz4MaxRatio)) {
+      const BlobCheck check = note_blob(*in->pixels(), pixels);
+      if (check == kBlobBadSize)
         return bad("sprite sheet %u: pixels do not hold %ux%u RGBA8", s, in->width(), in->height());
-      }
-      if (c == 1 && (decoded_bytes += pixels) > kMaxDecodedBytes) {
-        return bad("sprite sheet %u: the LZ4 blobs decode to more than %llu bytes", s,
-                   static_cast<unsigned long long>(kMaxDecodedBytes));
-      }
+      if (check != kBlobOk) return bad("sprite sheet %u: %s", s, blob_problem(check));
       sheets_.push_back(std::move(*sheet));
     }
   }
@@ -1220,20 +1371,21 @@ Result<void> Pack::load() {
     }
   }
 
-  decoded_ = std::make_unique<Decoded>();
-  decoded_->slots.resize(parts_.size() * kBlobsPerPart + sheets_.size() + textures_.size());
   decoded_->part_checked.assign(parts_.size(), 0);
   return ok();
 }
 
-Result<std::span<const uint8_t>> Pack::blob(const void* blob_ptr, uint64_t expected, int slot,
+Result<std::span<const uint8_t>> Pack::blob(const void* blob_ptr, uint64_t expected,
                                             const char* what) const {
   const auto* b = static_cast<const fb::Blob*>(blob_ptr);
   if (!b) return std::span<const uint8_t>();
   if (b->compression() == fb::Compression::None) {
     return std::span<const uint8_t>(b->data()->data(), b->data()->size());
   }
-  Decoded::Slot& cache = decoded_->slots[static_cast<size_t>(slot)];
+  // load() gave every blob it accepted a slot (an LZ4 blob's data decodes to `expected`).
+  const auto it = decoded_->slot_of.find(b->data()->data());
+  if (it == decoded_->slot_of.end()) return bad("%s: a blob load() did not check", what);
+  Decoded::Slot& cache = decoded_->slots[it->second];
   if (!cache.words && expected > 0) {
     // expected <= kMaxBlobBytes and <= 255 x the LZ4 data (load() checked both).
     cache.words.reset(new uint64_t[(expected + 7) / 8]);
@@ -1250,6 +1402,56 @@ Result<std::span<const uint8_t>> Pack::blob(const void* blob_ptr, uint64_t expec
   return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(cache.words.get()), expected);
 }
 
+namespace {
+
+// The content checks of part_streams, each run once per distinct blob (Pack::Decoded):
+// what one found is kept in the blob's slot, so every other part naming it costs O(1).
+template <typename Slot>
+uint32_t max_u32(Slot& slot, std::span<const uint32_t> v, uint8_t bit) {
+  if (!(slot.ran & bit)) {
+    uint32_t m = 0;
+    for (const uint32_t x : v) m = std::max(m, x);
+    slot.max_u32 = m;
+    slot.ran |= bit;
+  }
+  return slot.max_u32;
+}
+
+template <typename Slot>
+uint16_t max_u16(Slot& slot, std::span<const JointIndices> v, uint8_t bit) {
+  if (!(slot.ran & bit)) {
+    uint16_t m = 0;
+    for (const JointIndices& j : v)
+      for (const uint16_t k : j.j) m = std::max(m, k);
+    slot.max_u16 = m;
+    slot.ran |= bit;
+  }
+  return slot.max_u16;
+}
+
+template <typename Slot>
+bool all_finite(Slot& slot, std::span<const uint8_t> bytes, uint8_t bit) {
+  if (!(slot.ran & bit)) {
+    bool ok = true;
+    const size_t n = bytes.size() / 4;
+    for (size_t i = 0; i < n && ok; ++i) {
+      float f;
+      std::memcpy(&f, bytes.data() + i * 4, 4);
+      ok = finite(f);
+    }
+    slot.finite = ok;
+    slot.ran |= bit;
+  }
+  return slot.finite;
+}
+
+template <typename T>
+std::span<const T> as(std::span<const uint8_t> bytes) {
+  return {reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T)};
+}
+
+}  // namespace
+
 Result<PartStreams> Pack::part_streams(int part) const {
   if (part < 0 || static_cast<size_t>(part) >= parts_.size()) {
     return Error::make(ErrorCode::kInvalidArgument, "no part %d", part);
@@ -1262,73 +1464,95 @@ Result<PartStreams> Pack::part_streams(int part) const {
                           ->Get(static_cast<flatbuffers::uoffset_t>(
                               part - meshes_[static_cast<size_t>(info.mesh)].first_part));
   const uint64_t n = info.vertex_count;
-  const int base = part * kBlobsPerPart;
+  const uint64_t deltas = uint64_t{info.morph_targets} * n * 12;
   PartStreams s;
-  auto get = [&](const fb::Blob* b, uint64_t bytes, int k,
-                 const char* what) -> Result<std::span<const uint8_t>> {
-    return blob(b, bytes, base + k, what);
-  };
-  Result<std::span<const uint8_t>> r = get(p->positions(), n * 12, 0, "positions");
-  if (!r) return r.error();
-  s.positions = {reinterpret_cast<const Vec3*>(r->data()), r->size() / 12};
-  if (!(r = get(p->normals(), n * 12, 1, "normals"))) return r.error();
-  s.normals = {reinterpret_cast<const Vec3*>(r->data()), r->size() / 12};
-  if (!(r = get(p->tangents(), n * 16, 2, "tangents"))) return r.error();
-  s.tangents = {reinterpret_cast<const Vec4*>(r->data()), r->size() / 16};
-  if (!(r = get(p->joints(), n * 8, 3, "joints"))) return r.error();
-  s.joints = {reinterpret_cast<const JointIndices*>(r->data()), r->size() / 8};
-  if (!(r = get(p->weights(), n * 16, 4, "weights"))) return r.error();
-  s.weights = {reinterpret_cast<const Vec4*>(r->data()), r->size() / 16};
-  if (!(r = get(p->indices(), uint64_t{info.index_count} * 4, 5, "indices"))) return r.error();
-  s.indices = {reinterpret_cast<const uint32_t*>(r->data()), r->size() / 4};
-  if (!(r = get(p->source_vertices(), n * 4, 6, "source vertices"))) return r.error();
-  s.source_vertices = {reinterpret_cast<const uint32_t*>(r->data()), r->size() / 4};
-  if (!(r = get(p->texcoords0(), n * 8, 7, "texcoords0"))) return r.error();
-  s.texcoords0 = {reinterpret_cast<const Vec2*>(r->data()), r->size() / 8};
-  if (!(r = get(p->texcoords1(), n * 8, 8, "texcoords1"))) return r.error();
-  s.texcoords1 = {reinterpret_cast<const Vec2*>(r->data()), r->size() / 8};
-  if (!(r = get(p->colors(), n * 16, 9, "colors"))) return r.error();
-  s.colors = {reinterpret_cast<const Vec4*>(r->data()), r->size() / 16};
+  const struct {
+    const fb::Blob* blob;
+    uint64_t bytes;
+    const char* what;
+  } streams[] = {{p->positions(), n * 12, "positions"},
+                 {p->normals(), n * 12, "normals"},
+                 {p->tangents(), n * 16, "tangents"},
+                 {p->joints(), n * 8, "joints"},
+                 {p->weights(), n * 16, "weights"},
+                 {p->indices(), uint64_t{info.index_count} * 4, "indices"},
+                 {p->source_vertices(), n * 4, "source vertices"},
+                 {p->texcoords0(), n * 8, "texcoords0"},
+                 {p->texcoords1(), n * 8, "texcoords1"},
+                 {p->colors(), n * 16, "colors"},
+                 {p->joints1(), n * 8, "joints1"},
+                 {p->weights1(), n * 16, "weights1"},
+                 {p->morph_positions(), deltas, "morph positions"},
+                 {p->morph_normals(), deltas, "morph normals"},
+                 {p->morph_tangents(), deltas, "morph tangents"}};
+  constexpr size_t kStreams = sizeof streams / sizeof streams[0];
+  std::span<const uint8_t> bytes[kStreams];
+  for (size_t k = 0; k < kStreams; ++k) {
+    Result<std::span<const uint8_t>> r = blob(streams[k].blob, streams[k].bytes, streams[k].what);
+    if (!r) return r.error();
+    bytes[k] = *r;
+  }
+  s.positions = as<Vec3>(bytes[0]);
+  s.normals = as<Vec3>(bytes[1]);
+  s.tangents = as<Vec4>(bytes[2]);
+  s.joints = as<JointIndices>(bytes[3]);
+  s.weights = as<Vec4>(bytes[4]);
+  s.indices = as<uint32_t>(bytes[5]);
+  s.source_vertices = as<uint32_t>(bytes[6]);
+  s.texcoords0 = as<Vec2>(bytes[7]);
+  s.texcoords1 = as<Vec2>(bytes[8]);
+  s.colors = as<Vec4>(bytes[9]);
+  s.joints1 = as<JointIndices>(bytes[10]);
+  s.weights1 = as<Vec4>(bytes[11]);
+  s.morph.targets = info.morph_targets;
+  s.morph.positions = as<Vec3>(bytes[12]);
+  s.morph.normals = as<Vec3>(bytes[13]);
+  s.morph.tangents = as<Vec3>(bytes[14]);
 
   if (!decoded_->part_checked[static_cast<size_t>(part)]) {
-    for (uint32_t i : s.indices) {
-      if (i >= n)
-        return bad("part %d: index %u of %llu vertices", part, i,
-                   static_cast<unsigned long long>(n));
+    const auto slot = [&](size_t k) -> Decoded::Slot& {
+      return decoded_->slots[decoded_->slot_of.find(streams[k].blob->data()->data())->second];
+    };
+    if (!s.indices.empty() && max_u32(slot(5), s.indices, Decoded::kRanU32) >= n) {
+      return bad("part %d: an index of %llu vertices is out of range (largest %u)", part,
+                 static_cast<unsigned long long>(n), slot(5).max_u32);
     }
     // The cooker writes each vertex's index in its source accessor, which has as many
     // vertices as the part: a larger one would make a reader size its output by it.
-    for (uint32_t v : s.source_vertices) {
-      if (v >= n)
-        return bad("part %d: source vertex %u of %llu vertices", part, v,
-                   static_cast<unsigned long long>(n));
+    if (!s.source_vertices.empty() && max_u32(slot(6), s.source_vertices, Decoded::kRanU32) >= n) {
+      return bad("part %d: source vertex %u of %llu vertices", part, slot(6).max_u32,
+                 static_cast<unsigned long long>(n));
     }
     const int rig = meshes_[static_cast<size_t>(info.mesh)].rig;
     const size_t joints =
         rig >= 0 ? static_cast<size_t>(rigs_[static_cast<size_t>(rig)].rig.skeleton().joint_count())
                  : 0;
-    for (const JointIndices& j : s.joints) {
-      for (uint16_t k : j.j) {
-        if (k >= joints) return bad("part %d: joint %u of %zu", part, unsigned{k}, joints);
+    for (const size_t k : {size_t{3}, size_t{10}}) {  // joints, joints1
+      const auto list = k == 3 ? s.joints : s.joints1;
+      if (!list.empty() && max_u16(slot(k), list, Decoded::kRanU16) >= joints)
+        return bad("part %d: %s names joint %u of %zu", part, streams[k].what,
+                   unsigned{slot(k).max_u16}, joints);
+    }
+    // Every float of these streams finite (normals and tangents are renormalised).
+    for (const size_t k : {size_t{4}, size_t{0}, size_t{7}, size_t{8}, size_t{9}, size_t{11},
+                           size_t{12}, size_t{13}, size_t{14}}) {
+      if (!bytes[k].empty() && !all_finite(slot(k), bytes[k], Decoded::kRanFinite))
+        return bad("part %d: a value of its %s is not finite", part, streams[k].what);
+    }
+    // Version 5: a vertex's eight weights sum to one (the four alone are used as given).
+    if (!s.weights1.empty()) {
+      const int64_t with = decoded_->slot_of.find(streams[4].blob->data()->data())->second;
+      Decoded::Slot& w1 = slot(11);
+      if (w1.sum_checked_with != with) {
+        for (size_t v = 0; v < s.weights1.size(); ++v) {
+          const Vec4& a = s.weights[v];
+          const Vec4& b = s.weights1[v];
+          const double sum = double{a.x} + a.y + a.z + a.w + b.x + b.y + b.z + b.w;
+          if (!(std::fabs(sum - 1.0) <= kEightWeightSumTolerance))
+            return bad("part %d vertex %zu: the eight weights sum to %g, not 1", part, v, sum);
+        }
+        w1.sum_checked_with = with;
       }
-    }
-    for (const Vec4& w : s.weights) {
-      if (!(finite(w.x) && finite(w.y) && finite(w.z) && finite(w.w)))
-        return bad("part %d: a weight is not finite", part);
-    }
-    for (const Vec3& v : s.positions) {
-      if (!(finite(v.x) && finite(v.y) && finite(v.z)))
-        return bad("part %d: a position is not finite", part);
-    }
-    for (std::span<const Vec2> uvs : {s.texcoords0, s.texcoords1}) {
-      for (const Vec2& uv : uvs) {
-        if (!(finite(uv.x) && finite(uv.y)))
-          return bad("part %d: a texture coordinate is not finite", part);
-      }
-    }
-    for (const Vec4& c : s.colors) {
-      if (!(finite(c.x) && finite(c.y) && finite(c.z) && finite(c.w)))
-        return bad("part %d: a colour is not finite", part);
     }
     decoded_->part_checked[static_cast<size_t>(part)] = 1;
   }
@@ -1341,8 +1565,7 @@ Result<std::span<const uint8_t>> Pack::sprite_pixels(int sheet) const {
   }
   const fb::SpriteSheet* in =
       fb::GetAssetPack(data_)->sprite_sheets()->Get(static_cast<flatbuffers::uoffset_t>(sheet));
-  return blob(in->pixels(), uint64_t{in->width()} * in->height() * 4,
-              static_cast<int>(parts_.size()) * kBlobsPerPart + sheet, "sprite pixels");
+  return blob(in->pixels(), uint64_t{in->width()} * in->height() * 4, "sprite pixels");
 }
 
 const MaterialInfo& Pack::material(int index) const {
@@ -1358,10 +1581,7 @@ Result<std::span<const uint8_t>> Pack::texture_pixels(int texture) const {
   }
   const fb::Texture* in =
       fb::GetAssetPack(data_)->textures()->Get(static_cast<flatbuffers::uoffset_t>(texture));
-  return blob(
-      in->pixels(), uint64_t{in->width()} * in->height() * 4,
-      static_cast<int>(parts_.size()) * kBlobsPerPart + static_cast<int>(sheets_.size()) + texture,
-      "texture pixels");
+  return blob(in->pixels(), uint64_t{in->width()} * in->height() * 4, "texture pixels");
 }
 
 }  // namespace animpack

@@ -61,7 +61,7 @@ TEST(PackRootMotion, RoundTripsEveryField) {
   look.pole = {0, 0, -1};
   auto pack = Pack::from_bytes(write_pack(cooked));
   ASSERT_TRUE(pack) << pack.error().message();
-  EXPECT_EQ(pack->format_version(), 4u);
+  EXPECT_EQ(pack->format_version(), kPackFormatVersion);
   ASSERT_EQ(pack->meshes().size(), 1u);
   EXPECT_TRUE(same_bits(pack->meshes()[0].up, Vec3{0, 1, 0}));
   EXPECT_TRUE(same_bits(pack->meshes()[0].forward, Vec3{0, 0, 1}));

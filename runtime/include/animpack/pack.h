@@ -54,7 +54,7 @@
 namespace animpack {
 
 // The pack format version this runtime reads (and the cooker writes).
-inline constexpr uint32_t kPackFormatVersion = 4;  // 5 when the pack helper lands the v5 fields
+inline constexpr uint32_t kPackFormatVersion = 5;
 // The oldest version it still opens: a version 1 pack has no materials, textures, texture
 // coordinates, colours or bounds (they read as absent; mesh_bounds() is empty); versions 1
 // and 2 have no additive clips and no state machines (ObjectAnimationInfo::graph absent);
@@ -194,6 +194,8 @@ class Pack {
   // The glTF node of a rig's joint, and the glTF animation of a rig's clip (-1: none).
   int joint_source_node(int rig, int joint) const;
   int clip_source_animation(int rig, int clip) const;
+  // Version 5: the glTF node of a rig's morph set (Rig::morph_sets()), or -1.
+  int morph_source_node(int rig, int set) const;
   std::span<const SpriteSheet> sprite_sheets() const { return sheets_; }
   std::string_view sprite_source(int sheet) const;
   std::span<const ObjectInfo> objects() const { return objects_; }
@@ -222,11 +224,13 @@ class Pack {
     bool node_rig = false;
     std::vector<int> joint_nodes;
     std::vector<int> clip_animations;
+    std::vector<int> morph_nodes;  // version 5: one per morph set
   };
   struct Decoded;
 
   Result<void> load();
-  Result<std::span<const uint8_t>> blob(const void* blob, uint64_t expected, int cache_slot,
+  // A blob's bytes: in place (raw) or decoded once into its data's cache slot (LZ4).
+  Result<std::span<const uint8_t>> blob(const void* blob, uint64_t expected,
                                         const char* what) const;
 
   const uint8_t* data_ = nullptr;
