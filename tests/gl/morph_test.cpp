@@ -1,7 +1,7 @@
 // Morph targets and eight influences in the vertex stage, against the CPU reference:
 // skin() (morph, then skin; influences summed 0..7) and apply_morph() for a morphed mesh
-// without a skin. Meshes are built here: the fixture column with three targets, and a
-// column of eight bones whose vertices each weigh up to eight of them.
+// without a skin. Meshes are built in code (fixtures/morph_fixture.h): the fixture column
+// with three targets, and a column of eight bones whose vertices weigh up to eight.
 #include "animpack/morph.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +17,7 @@
 #include "animpack/gl/renderer.h"
 #include "animpack/skinning.h"
 #include "fixtures/fixture.h"
+#include "fixtures/morph_fixture.h"
 #include "gl_test_support.h"
 
 namespace animpack::gl {
@@ -72,35 +73,6 @@ bool same_bits(std::span<const Vec3> a, std::span<const Vec3> b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)) == 0;
 }
 
-// Three targets of the fixture column, target-major: 0 "bulge" pushes the middle out
-// (positions and normals), 1 "lean" shifts the top along +x (positions and tangents), 2
-// "huge" moves everything far (it is always given weight 0, so it must add nothing).
-struct ColumnMorph {
-  uint32_t targets = 3;
-  std::vector<Vec3> positions, normals, tangents;
-  MorphDeltas deltas() const { return {targets, positions, normals, tangents}; }
-};
-
-ColumnMorph make_column_morph(const fixture::Column& col) {
-  ColumnMorph m;
-  const size_t n = col.positions.size();
-  m.positions.resize(3 * n);
-  m.normals.resize(3 * n);
-  m.tangents.resize(3 * n);
-  for (size_t v = 0; v < n; ++v) {
-    const Vec3 p = col.positions[v];
-    const float bulge = std::sin(3.14159265f * p.y / fixture::kHeight);
-    m.positions[v] = {p.x * 0.8f * bulge, 0, p.z * 0.8f * bulge};
-    m.normals[v] = {0, 0.25f * bulge, 0};
-    m.positions[n + v] = {0.15f * p.y, 0, 0};
-    m.tangents[n + v] = {0, 0.2f, 0};
-    m.positions[2 * n + v] = {50, -50, 50};
-    m.normals[2 * n + v] = {3, 3, 3};
-    m.tangents[2 * n + v] = {-3, 3, -3};
-  }
-  return m;
-}
-
 class GlMorph : public GlTest {
  protected:
   // The GPU's morphed (and skinned) streams of an instance, and its previous positions.
@@ -125,7 +97,7 @@ class GlMorph : public GlTest {
 // previous positions under the previous weights and palette likewise.
 TEST_F(GlMorph, GpuMatchesCpuMorphThenSkinWithin1Over255OfTheExtent) {
   const fixture::Column col = fixture::make_column();
-  const ColumnMorph morph = make_column_morph(col);
+  const fixture::ColumnMorph morph = fixture::make_column_morph(col, 3);
   MeshData data{col.positions, col.normals, col.tangents, {}, col.indices};
   data.morph = morph.deltas();
   const MeshHandle mesh = must(renderer->upload_skinned_mesh(data, {col.joints, col.weights}));
@@ -190,7 +162,7 @@ TEST_F(GlMorph, GpuMatchesCpuMorphThenSkinWithin1Over255OfTheExtent) {
 // all-zero weights, the stored vertices bit for bit.
 TEST_F(GlMorph, AMeshWithoutASkinIsMorphedByItsWeightsAlone) {
   const fixture::Column col = fixture::make_column();
-  const ColumnMorph morph = make_column_morph(col);
+  const fixture::ColumnMorph morph = fixture::make_column_morph(col, 3);
   MeshData data{col.positions, col.normals, col.tangents, {}, col.indices};
   data.morph = morph.deltas();
   const MeshHandle mesh = must(renderer->upload_mesh(data));
@@ -228,90 +200,11 @@ TEST_F(GlMorph, AMeshWithoutASkinIsMorphedByItsWeightsAlone) {
   std::printf("morph without a skin, largest GPU - CPU difference: %g\n", static_cast<double>(d));
 }
 
-// A column of eight bones (a chain up +y, 0.5 apart) whose vertices weigh up to eight of
-// them: bones 1-4 in the first set, 5-8 in the second, by a falloff of the distance to
-// each bone (weights summing to one; many vertices have zero weights in either set).
-struct TallColumn {
-  Rig rig;
-  std::vector<Vec3> positions, normals;
-  std::vector<Vec4> tangents;
-  std::vector<JointIndices> joints, joints1;
-  std::vector<Vec4> weights, weights1;
-  std::vector<uint32_t> indices;
-};
-
-TallColumn make_tall_column() {
-  constexpr int kBones = 8;
-  TallColumn c;
-  std::vector<Joint> joints;
-  std::vector<Mat4> inverse_binds;
-  for (int i = 0; i <= kBones; ++i) {
-    Joint j;
-    j.name = i == 0 ? "root" : "b" + std::to_string(i);
-    j.parent = static_cast<int16_t>(i - 1);
-    j.rest.translation = {0, i == 0 ? 0.0f : 0.5f, 0};
-    joints.push_back(j);
-    Mat4 ibm;
-    ibm.m[13] = -0.5f * static_cast<float>(i);
-    inverse_binds.push_back(ibm);
-  }
-  // "Wave": every bone turns about z, 0 -> 0.35 rad -> -0.2 rad, each a little later.
-  Clip wave("Wave");
-  for (int i = 1; i <= kBones; ++i) {
-    const float t[3] = {0.0f, 1.0f, 2.0f};
-    const float a[3] = {0.0f, 0.35f + 0.02f * static_cast<float>(i), -0.2f};
-    float q[12];
-    for (int k = 0; k < 3; ++k) {
-      q[4 * k] = 0;
-      q[4 * k + 1] = 0;
-      q[4 * k + 2] = std::sin(a[k] / 2);
-      q[4 * k + 3] = std::cos(a[k] / 2);
-    }
-    wave.add_channel(static_cast<uint16_t>(i), Property::kRotation, Interpolation::kLinear, t, q);
-  }
-  std::vector<Clip> clips;
-  clips.push_back(std::move(wave));
-  c.rig = *Rig::create(*Skeleton::create(std::move(joints), std::move(inverse_binds), Mat4{}),
-                       std::move(clips));
-  const int rings = 17, around = 8;
-  for (int r = 0; r < rings; ++r) {
-    const float y = 0.25f * static_cast<float>(r);
-    float w[kBones];
-    float sum = 0;
-    for (int b = 0; b < kBones; ++b) {
-      const float bone_y = 0.5f * static_cast<float>(b + 1);
-      w[b] = std::max(0.0f, 1.0f - std::fabs(y - bone_y) / 1.6f);
-      sum += w[b];
-    }
-    for (float& x : w) x /= sum;
-    for (int a = 0; a < around; ++a) {
-      const float angle = 6.2831853f * static_cast<float>(a) / around;
-      const Vec3 out{std::cos(angle), 0, std::sin(angle)};
-      c.positions.push_back({0.25f * out.x, y, 0.25f * out.z});
-      c.normals.push_back(out);
-      c.tangents.push_back({-out.z, 0, out.x, 1});
-      c.joints.push_back({{1, 2, 3, 4}});
-      c.joints1.push_back({{5, 6, 7, 8}});
-      c.weights.push_back({w[0], w[1], w[2], w[3]});
-      c.weights1.push_back({w[4], w[5], w[6], w[7]});
-    }
-  }
-  for (int r = 0; r + 1 < rings; ++r) {
-    for (int a = 0; a < around; ++a) {
-      const auto v0 = static_cast<uint32_t>(r * around + a);
-      const auto v1 = static_cast<uint32_t>(r * around + (a + 1) % around);
-      const uint32_t v2 = v0 + around, v3 = v1 + around;
-      c.indices.insert(c.indices.end(), {v0, v2, v1, v1, v2, v3});
-    }
-  }
-  return c;
-}
-
 // Eight influences: the GPU within 1/255 of the extent of skin() with joints1/weights1
 // through the "Wave" clip, and far from what the first four alone would give (the second
 // set matters).
 TEST_F(GlMorph, EightInfluencesMatchCpuSkinWithin1Over255OfTheExtent) {
-  TallColumn c = make_tall_column();
+  fixture::TallColumn c = fixture::make_tall_column();
   size_t vertices_with_eight = 0;
   for (size_t v = 0; v < c.weights.size(); ++v) {
     const float* a = &c.weights[v].x;
@@ -396,7 +289,7 @@ TEST_F(GlMorph, ASecondSetOfZeroWeightsSkinsBitForBitAsFour) {
 // non-zero motion vector; weights that did not change write exactly 0.
 TEST_F(GlMorph, MotionVectorsFollowTheWeightsOfThePreviousFrame) {
   const fixture::Column col = fixture::make_column();
-  const ColumnMorph morph = make_column_morph(col);
+  const fixture::ColumnMorph morph = fixture::make_column_morph(col, 3);
   MeshData data{col.positions, col.normals, col.tangents, {}, col.indices};
   data.morph = morph.deltas();
   const MeshHandle mesh = must(renderer->upload_mesh(data));
@@ -420,7 +313,7 @@ TEST_F(GlMorph, MotionVectorsFollowTheWeightsOfThePreviousFrame) {
 // Bad morph input is refused before any GL call, and a refused pose changes nothing.
 TEST_F(GlMorph, BadDeltasWeightsAndSecondSetsAreRefused) {
   const fixture::Column col = fixture::make_column();
-  const ColumnMorph morph = make_column_morph(col);
+  const fixture::ColumnMorph morph = fixture::make_column_morph(col, 3);
   const size_t n = col.positions.size();
   MeshData data{col.positions, col.normals, col.tangents, {}, col.indices};
   data.morph = morph.deltas();
