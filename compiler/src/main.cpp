@@ -421,21 +421,28 @@ int inspect(int argc, char** argv) {
   }
   std::printf("pack %s: format %u, %zu bytes\n", printable(o.positional[0]).c_str(),
               pack->format_version(), pack->bytes().size());
+  // Identical vectors, strings and blobs are stored once (docs/pack-format.md, "Shared data").
+  std::printf("shared: %llu bytes saved by storing identical data once\n",
+              static_cast<unsigned long long>(pack->shared_bytes()));
   std::printf("meshes: %zu\n", pack->meshes().size());
   for (size_t m = 0; m < pack->meshes().size(); ++m) {
     const MeshInfo& mesh = pack->meshes()[m];
     uint64_t vertices = 0, triangles = 0;
-    int skinned = 0;
+    int skinned = 0, eight = 0, morphed = 0;
     for (int p = 0; p < mesh.part_count; ++p) {
       const PartInfo& part = pack->parts()[static_cast<size_t>(mesh.first_part + p)];
       vertices += part.vertex_count;
       triangles += part.index_count / 3;
       skinned += part.skinned;
+      eight += part.eight_influences;
+      morphed += part.morph_set >= 0;
     }
     std::printf("  [%zu] %s (%s): %d parts (%d skinned), %llu vertices, %llu triangles, rig %d\n",
                 m, printable(mesh.name).c_str(), printable(mesh.source_file).c_str(),
                 mesh.part_count, skinned, static_cast<unsigned long long>(vertices),
                 static_cast<unsigned long long>(triangles), mesh.rig);
+    if (eight > 0 || morphed > 0)
+      std::printf("    %d parts with eight influences, %d with morph targets\n", eight, morphed);
     if (!(mesh.up.x == 0.0f && mesh.up.y == 1.0f && mesh.up.z == 0.0f && mesh.forward.x == 0.0f &&
           mesh.forward.y == 0.0f && mesh.forward.z == 1.0f)) {
       std::printf("    axes: up %g %g %g, forward %g %g %g\n", static_cast<double>(mesh.up.x),
@@ -453,10 +460,14 @@ int inspect(int argc, char** argv) {
     }
     for (int p = 0; p < mesh.part_count; ++p) {
       const PartInfo& part = pack->parts()[static_cast<size_t>(mesh.first_part + p)];
-      std::printf("    part [%d]: %u vertices, material %d%s%s\n", mesh.first_part + p,
+      std::printf("    part [%d]: %u vertices, material %d%s%s%s", mesh.first_part + p,
                   part.vertex_count, part.material,
                   part.normals_generated ? ", normals generated" : "",
-                  part.tangents_generated ? ", tangents generated" : "");
+                  part.tangents_generated ? ", tangents generated" : "",
+                  part.eight_influences ? ", eight influences" : "");
+      if (part.morph_set >= 0)
+        std::printf(", morph set %d (%u targets)", part.morph_set, part.morph_targets);
+      std::printf("\n");
     }
   }
   std::printf("materials: %zu\n", pack->materials().size());
@@ -494,15 +505,33 @@ int inspect(int argc, char** argv) {
   std::printf("rigs: %d\n", pack->rig_count());
   for (int r = 0; r < pack->rig_count(); ++r) {
     const Rig& rig = pack->rig(r);
-    std::printf("  [%d] %s rig: %d joints, %d clips\n", r, pack->node_rig(r) ? "node" : "skin",
+    std::printf("  [%d] %s rig: %d joints, %d clips", r, pack->node_rig(r) ? "node" : "skin",
                 rig.skeleton().joint_count(), rig.clip_count());
+    if (!rig.morph_sets().empty())
+      std::printf(", %zu morph sets (%u weights)", rig.morph_sets().size(),
+                  rig.morph_weight_count());
+    std::printf("\n");
+    for (size_t m = 0; m < rig.morph_sets().size(); ++m) {
+      const MorphSet& set = rig.morph_sets()[m];
+      std::printf("    morph set [%zu] %s: node %d, joint %d, %u targets:", m,
+                  printable(set.name).c_str(), pack->morph_source_node(r, static_cast<int>(m)),
+                  set.joint, set.size());
+      for (size_t t = 0; t < set.target_names.size(); ++t)
+        std::printf("%s %s (%g)", t == 0 ? "" : ",", printable(set.target_names[t]).c_str(),
+                    static_cast<double>(set.default_weights[t]));
+      std::printf("\n");
+    }
     for (int c = 0; c < rig.clip_count(); ++c) {
       const Clip& clip = rig.clips()[static_cast<size_t>(c)];
-      size_t keys = 0;
-      for (const Channel& ch : clip.channels()) keys += ch.times.size();
+      size_t keys = 0, weights = 0;
+      for (const Channel& ch : clip.channels()) {
+        keys += ch.times.size();
+        weights += ch.property == Property::kWeights;
+      }
       std::printf("    clip [%d] %s: %.4g s, %zu channels, %zu keys", c,
                   printable(clip.name()).c_str(), static_cast<double>(clip.duration()),
                   clip.channels().size(), keys);
+      if (weights > 0) std::printf(", %zu weights channels", weights);
       if (clip.additive() != AdditiveReference::kNone)
         std::printf(", additive (%s)", additive_text(clip.additive()));
       std::printf("\n");

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "animpack/limits.h"
+#include "animpack/morph.h"
 #include "kernels.h"
 #include "math_inline.h"
 #include "root_motion_math.h"
@@ -113,6 +114,18 @@ void blend_trs(Trs& a, const Trs& b, float w) {
   kernel::store3(a.scale, kernel::lerp4(load3(a.scale), load3(b.scale), w));
 }
 
+// Mixes the weights b over a by w as blend_trs mixes a joint: w >= 1 gives b exactly, w <= 0
+// leaves a, else a (1 - w) + b w.
+void blend_weights(std::span<float> a, std::span<const float> b, float w) {
+  if (w <= 0.0f) return;
+  if (w >= 1.0f) {
+    std::copy(b.begin(), b.end(), a.begin());
+    return;
+  }
+  const float u = 1.0f - w;
+  for (size_t i = 0; i < a.size(); ++i) a[i] = a[i] * u + b[i] * w;
+}
+
 // Adds a delta (an additive clip's value) over a by w: a + w d for translation and scale,
 // a * nlerp(identity, d, w) for rotation (w >= 1: a * d exactly).
 void add_property(Trs& a, Property p, const Vec4& d, float w) {
@@ -214,6 +227,22 @@ Result<Animator> Animator::create(const Rig* rig, int32_t tick_rate,
     capacity = static_cast<uint32_t>(std::max(16, 2 * kMaxRepeats * rig->max_event_count()));
   }
   a.events_.resize(capacity);
+  // Morph weights: the sets' defaults flat, and the mixing and override buffers.
+  const uint32_t weights = rig->morph_weight_count();
+  if (weights > 0) {
+    a.morph_defaults_.resize(weights);
+    size_t widest = 0;
+    for (const MorphSet& set : rig->morph_sets()) {
+      std::copy(set.default_weights.begin(), set.default_weights.end(),
+                a.morph_defaults_.begin() + set.first);
+      widest = std::max<size_t>(widest, set.size());
+    }
+    a.morph_weights_ = a.morph_defaults_;
+    a.morph_mix_ = a.morph_defaults_;
+    a.morph_sample_.resize(widest);
+    a.morph_override_.assign(weights, 0.0f);
+    a.morph_overridden_.assign(weights, 0);
+  }
   a.evaluate(0);
   return a;
 }
@@ -935,6 +964,7 @@ std::span<const AnimEvent> Animator::advance(int64_t tick) {
   const auto channels = clip.channels();
   for (size_t c = 0; c < channels.size(); ++c) {
     const Channel& ch = channels[c];
+    if (ch.property == Property::kWeights) continue;  // sample_layer_weights
     const float wj = layer.mask != nullptr ? w * layer.mask[ch.joint] : w;
     if (!(wj > 0.0f)) continue;
     Vec4 v = kernel::sample(ch, t, &layer.cursors[c]);
@@ -950,22 +980,67 @@ std::span<const AnimEvent> Animator::advance(int64_t tick) {
   }
 }
 
-void Animator::sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose) {
+void Animator::sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose,
+                            std::span<float> weights) {
   const float t = static_cast<float>(mapped(layer, unwrapped(layer, tick)));
   if (layer.weight <= 0.0f) return;
+  // A rig without morph sets has no kWeights channels (Rig::create): the plain layers
+  // take the loops without the weights test.
+  const bool morph = !weights.empty();
   if (layer.mask != nullptr || layer.mode != LayerMode::kOverride) {
     sample_layer_masked(layer, t, pose);
   } else if (root_held(layer)) {
-    sample_layer_plain<true>(layer, t, pose);
+    if (morph) {
+      sample_layer_plain<true, true>(layer, t, pose);
+    } else {
+      sample_layer_plain<true, false>(layer, t, pose);
+    }
+  } else if (morph) {
+    sample_layer_plain<false, true>(layer, t, pose);
   } else {
-    sample_layer_plain<false>(layer, t, pose);
+    sample_layer_plain<false, false>(layer, t, pose);
+  }
+  if (morph) sample_layer_weights(layer, t, weights);
+}
+
+// The layer's kWeights channels over `weights` (flat, Rig::morph_sets()): each set's
+// sampled weights set (weight >= 1), mixed in by lerp or (additive) added scaled by the
+// layer's weight times its mask at the set's joint; a set of weight 0 is left exactly as
+// it is, as a joint is.
+void Animator::sample_layer_weights(Layer& layer, float t, std::span<float> weights) {
+  const Clip& clip = rig_->clips()[layer.clip];
+  const auto sets = rig_->morph_sets();
+  const float w = layer.weight;
+  const bool additive = layer.mode == LayerMode::kAdditive;
+  const auto channels = clip.channels();
+  for (size_t c = 0; c < channels.size(); ++c) {
+    const Channel& ch = channels[c];
+    if (ch.property != Property::kWeights) continue;
+    const MorphSet& set = sets[ch.joint];
+    const float wj = layer.mask != nullptr && set.joint >= 0 ? w * layer.mask[set.joint] : w;
+    if (!(wj > 0.0f)) continue;
+    const std::span<float> v{morph_sample_.data(), ch.width};
+    sample_weights(ch, t, &layer.cursors[c], v);
+    float* dst = weights.data() + set.first;
+    if (additive) {
+      if (wj >= 1.0f) {
+        for (size_t i = 0; i < v.size(); ++i) dst[i] = dst[i] + v[i];
+      } else {
+        for (size_t i = 0; i < v.size(); ++i) dst[i] = dst[i] + v[i] * wj;
+      }
+    } else if (wj >= 1.0f) {
+      std::copy(v.begin(), v.end(), dst);
+    } else {
+      const float u = 1.0f - wj;  // lerp(a, b, wj) = a (1 - wj) + b wj
+      for (size_t i = 0; i < v.size(); ++i) dst[i] = dst[i] * u + v[i] * wj;
+    }
   }
 }
 
 // A plain layer (weight, no mask, override). kHoldRoot: the root joint's channels take
 // the general sampler and the hold (root motion); every other channel, and every channel
 // of a layer that holds nothing, the fast path below.
-template <bool kHoldRoot>
+template <bool kHoldRoot, bool kMorph>
 void Animator::sample_layer_plain(Layer& layer, float t, std::span<Trs> pose) {
   const Clip& clip = rig_->clips()[layer.clip];
   const float w = layer.weight;
@@ -984,6 +1059,9 @@ void Animator::sample_layer_plain(Layer& layer, float t, std::span<Trs> pose) {
   uint32_t t0 = 0, t1 = 0;  // bits of its times[k] and times[k + 1]
   for (size_t c = 0; c < channels.size(); ++c) {
     const Channel& ch = channels[c];
+    if constexpr (kMorph) {
+      if (ch.property == Property::kWeights) continue;  // sample_layer_weights
+    }
     Trs& target = pose[ch.joint];
     if constexpr (kHoldRoot) {
       if (ch.joint == root_config_.joint) {
@@ -1050,18 +1128,32 @@ void Animator::evaluate(int64_t tick) {
     }
   }
   std::copy(rest.begin(), rest.end(), locals_.begin());
+  // Morph weights go the same way as the joints, from the sets' defaults (empty spans
+  // for a rig without morph sets).
+  const std::span<float> weights = morph_weights_;
+  const std::span<float> mix_weights = morph_mix_;
+  std::copy(morph_defaults_.begin(), morph_defaults_.end(), weights.begin());
   if (full >= 0) {
     Mix& mix = mixes_[full];
-    for (int l = 0; l < mix.layer_count; ++l) sample_layer(mix.layers[l], tick, locals_);
+    for (int l = 0; l < mix.layer_count; ++l) sample_layer(mix.layers[l], tick, locals_, weights);
   }
   for (int m = full + 1; m < mix_count_; ++m) {
     Mix& mix = mixes_[m];
     std::copy(rest.begin(), rest.end(), mix_pose_.begin());
-    for (int l = 0; l < mix.layer_count; ++l) sample_layer(mix.layers[l], tick, mix_pose_);
+    std::copy(morph_defaults_.begin(), morph_defaults_.end(), mix_weights.begin());
+    for (int l = 0; l < mix.layer_count; ++l) {
+      sample_layer(mix.layers[l], tick, mix_pose_, mix_weights);
+    }
     const float w = mix_weight(m, tick);
     for (size_t j = 0; j < locals_.size(); ++j) blend_trs(locals_[j], mix_pose_[j], w);
+    blend_weights(weights, mix_weights, w);
   }
-  for (int o = 0; o < overlay_count_; ++o) sample_layer(overlays_[o], tick, locals_);
+  for (int o = 0; o < overlay_count_; ++o) sample_layer(overlays_[o], tick, locals_, weights);
+  if (morph_override_count_ > 0) {
+    for (size_t i = 0; i < weights.size(); ++i) {
+      if (morph_overridden_[i] != 0) weights[i] = morph_override_[i];
+    }
+  }
   // local_to_global and global_to_palette in one pass (sizes were fixed at create()).
   kernel::local_to_palette(rig_->skeleton(), locals_, globals_, palette_);
 }
@@ -1069,6 +1161,44 @@ void Animator::evaluate(int64_t tick) {
 }  // namespace animpack
 
 namespace animpack {
+
+Result<void> Animator::set_morph_weight(uint32_t target, float weight) {
+  if (rig_ == nullptr || target >= morph_weights_.size()) {
+    return Error::make(ErrorCode::kUnknownMorphTarget,
+                       "no morph target %u in this rig (it has %zu)", target,
+                       morph_weights_.size());
+  }
+  if (!(weight >= -kMaxMorphWeight && weight <= kMaxMorphWeight)) {  // false for NaN
+    return Error::make(ErrorCode::kBadWeight, "morph weight %g is not finite in [-%g, %g]",
+                       static_cast<double>(weight), static_cast<double>(kMaxMorphWeight),
+                       static_cast<double>(kMaxMorphWeight));
+  }
+  if (morph_overridden_[target] == 0) ++morph_override_count_;
+  morph_overridden_[target] = 1;
+  morph_override_[target] = weight;
+  return ok();
+}
+
+Result<void> Animator::set_morph_weight(std::string_view target, float weight) {
+  if (rig_ == nullptr) return Error::make(ErrorCode::kInvalidArgument, "no rig");
+  Result<uint32_t> index = rig_->find_morph_target(target);
+  if (!index) return index.error();
+  return set_morph_weight(*index, weight);
+}
+
+Result<void> Animator::clear_morph_weight(std::string_view target) {
+  if (rig_ == nullptr) return Error::make(ErrorCode::kInvalidArgument, "no rig");
+  Result<uint32_t> index = rig_->find_morph_target(target);
+  if (!index) return index.error();
+  if (morph_overridden_[*index] != 0) --morph_override_count_;
+  morph_overridden_[*index] = 0;
+  return ok();
+}
+
+void Animator::clear_morph_weights() {
+  std::fill(morph_overridden_.begin(), morph_overridden_.end(), static_cast<uint8_t>(0));
+  morph_override_count_ = 0;
+}
 
 void Animator::refresh_palette() {
   if (rig_ == nullptr) return;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "animpack/limits.h"
 #include "kernels.h"
@@ -61,19 +63,27 @@ const char* additive_reference_name(AdditiveReference r) {
   return "?";
 }
 
-void Clip::add_channel(uint16_t joint, Property property, Interpolation interpolation,
-                       std::span<const float> times, std::span<const float> values) {
-  std::span<const float> t;
+void Clip::add_owned(Channel channel, std::span<const float> times, std::span<const float> values) {
   if (!channels_.empty() && channels_.back().times.size() == times.size() &&
       std::equal(times.begin(), times.end(), channels_.back().times.begin())) {
-    t = channels_.back().times;  // share the previous channel's key times
+    channel.times = channels_.back().times;  // share the previous channel's key times
   } else {
     owned_keys_.emplace_back(times.begin(), times.end());
-    t = owned_keys_.back();
+    channel.times = owned_keys_.back();
   }
   owned_keys_.emplace_back(values.begin(), values.end());
-  const std::span<const float> v = owned_keys_.back();
-  add_channel_view(Channel{joint, property, interpolation, t, v});
+  channel.values = owned_keys_.back();
+  add_channel_view(channel);
+}
+
+void Clip::add_channel(uint16_t joint, Property property, Interpolation interpolation,
+                       std::span<const float> times, std::span<const float> values) {
+  add_owned(Channel{joint, property, interpolation, {}, {}, 0}, times, values);
+}
+
+void Clip::add_weights_channel(uint16_t set, uint16_t width, Interpolation interpolation,
+                               std::span<const float> times, std::span<const float> values) {
+  add_owned(Channel{set, Property::kWeights, interpolation, {}, {}, width}, times, values);
 }
 
 void Clip::add_channel_view(const Channel& channel) {
@@ -83,9 +93,7 @@ void Clip::add_channel_view(const Channel& channel) {
 
 Clip Clip::copy() const {
   Clip out(name_);
-  for (const Channel& ch : channels_) {
-    out.add_channel(ch.joint, ch.property, ch.interpolation, ch.times, ch.values);
-  }
+  for (const Channel& ch : channels_) out.add_owned(ch, ch.times, ch.values);
   for (const ClipEvent& e : events_) out.add_event(e.name, e.time);
   out.extend_duration(duration_);
   out.additive_ = additive_;
@@ -101,6 +109,9 @@ void Clip::add_event(std::string name, float time) {
 }
 
 Result<void> Clip::validate(int joint_count, std::span<const uint16_t> morph_widths) const {
+  // Which morph sets a weights channel already animates (allocated only for a clip that has
+  // weights channels: validate runs at setup).
+  std::vector<uint8_t> set_seen;
   for (size_t c = 0; c < channels_.size(); ++c) {
     const Channel& ch = channels_[c];
     const char* clip = name_.c_str();
@@ -110,6 +121,13 @@ Result<void> Clip::validate(int joint_count, std::span<const uint16_t> morph_wid
                            "clip '%s' channel %zu: weights of morph set %u (width %u) of %zu", clip,
                            c, unsigned{ch.joint}, unsigned{ch.width}, morph_widths.size());
       }
+      if (set_seen.empty()) set_seen.assign(morph_widths.size(), 0);
+      if (set_seen[ch.joint] != 0) {
+        return Error::make(ErrorCode::kBadClip,
+                           "clip '%s' channel %zu: a second weights channel of morph set %u", clip,
+                           c, unsigned{ch.joint});
+      }
+      set_seen[ch.joint] = 1;
     } else if (ch.joint >= joint_count) {
       return Error::make(ErrorCode::kBadClip, "clip '%s' channel %zu: joint %u of %d", clip, c,
                          unsigned{ch.joint}, joint_count);
@@ -183,7 +201,72 @@ Vec4 key_value(const Channel& ch, size_t k, int width) {
 
 }  // namespace
 
-Vec4 sample(const Channel& ch, float t, uint32_t* cursor) { return kernel::sample(ch, t, cursor); }
+namespace {
+
+// The first `count` (at most ch.width) weights of a kWeights channel at clip time t: step
+// and linear per weight (a (1 - u) + b u, as lerp), cubic spline per weight as
+// sample_general's Hermite sum; no normalisation.
+void sample_weights_n(const Channel& ch, float t, uint32_t* cursor, float* out, size_t count) {
+  const size_t width = ch.width;
+  const size_t n = ch.times.size();
+  const bool cubic = ch.interpolation == Interpolation::kCubicSpline;
+  // Key k's values (not its tangents).
+  const auto value = [&](size_t k) {
+    return ch.values.data() + (cubic ? (3 * k + 1) * width : k * width);
+  };
+  const auto copy = [&](const float* p) { std::copy(p, p + count, out); };
+  if (n == 1 || !(t > ch.times[0])) {
+    *cursor = 0;
+    return copy(value(0));
+  }
+  if (t >= ch.times[n - 1]) {
+    *cursor = static_cast<uint32_t>(n - 1);
+    return copy(value(n - 1));
+  }
+  const size_t k = kernel::find_key_fast(ch.times.data(), n, t, cursor);
+  if (ch.interpolation == Interpolation::kStep) return copy(value(k));
+  const float t0 = ch.times[k];
+  const float td = ch.times[k + 1] - t0;
+  const float u = (t - t0) / td;
+  if (!cubic) {
+    const float s = 1.0f - u;
+    const float* a = value(k);
+    const float* b = value(k + 1);
+    for (size_t i = 0; i < count; ++i) out[i] = a[i] * s + b[i] * u;
+    return;
+  }
+  const float* key0 = ch.values.data() + 3 * k * width;        // in, value, out of key k
+  const float* key1 = ch.values.data() + 3 * (k + 1) * width;  // in, value, out of key k+1
+  const float u2 = u * u;
+  const float u3 = u2 * u;
+  const float h00 = 2.0f * u3 - 3.0f * u2 + 1.0f;
+  const float h10 = u3 - 2.0f * u2 + u;
+  const float h01 = -2.0f * u3 + 3.0f * u2;
+  const float h11 = u3 - u2;
+  for (size_t i = 0; i < count; ++i) {
+    const float p0 = key0[width + i];
+    const float m0 = key0[2 * width + i] * td;
+    const float p1 = key1[width + i];
+    const float m1 = key1[i] * td;
+    out[i] = h00 * p0 + h10 * m0 + h01 * p1 + h11 * m1;
+  }
+}
+
+}  // namespace
+
+Vec4 sample(const Channel& ch, float t, uint32_t* cursor) {
+  if (ch.property == Property::kWeights) {
+    // Not for joints; safe all the same: the first (up to) four weights.
+    float w[4] = {0, 0, 0, 0};
+    sample_weights_n(ch, t, cursor, w, std::min<size_t>(4, ch.width));
+    return {w[0], w[1], w[2], w[3]};
+  }
+  return kernel::sample(ch, t, cursor);
+}
+
+void sample_weights(const Channel& ch, float t, uint32_t* cursor, std::span<float> out) {
+  sample_weights_n(ch, t, cursor, out.data(), std::min<size_t>(out.size(), ch.width));
+}
 
 Vec4 kernel::sample_general(const Channel& ch, float t, uint32_t* cursor) {
   const int width = property_width(ch.property);

@@ -80,7 +80,7 @@ Result<std::vector<float>> make_joint_mask(const Skeleton& skeleton,
 }
 
 Result<Clip> make_additive_clip(const Clip& source, const Skeleton& skeleton,
-                                AdditiveReference reference) {
+                                AdditiveReference reference, std::span<const MorphSet> morph_sets) {
   if (reference != AdditiveReference::kFirstFrame && reference != AdditiveReference::kRestPose) {
     return Error::make(ErrorCode::kInvalidArgument,
                        "an additive clip needs the reference first_frame or rest_pose");
@@ -88,11 +88,44 @@ Result<Clip> make_additive_clip(const Clip& source, const Skeleton& skeleton,
   if (source.additive() != AdditiveReference::kNone) {
     return Error::make(ErrorCode::kBadClip, "clip '%s' is already additive", source.name().c_str());
   }
-  if (Result<void> r = source.validate(skeleton.joint_count()); !r) return r.error();
+  std::vector<uint16_t> widths(morph_sets.size());
+  for (size_t s = 0; s < morph_sets.size(); ++s) {
+    widths[s] = static_cast<uint16_t>(std::min<size_t>(morph_sets[s].size(), 65535));
+  }
+  if (Result<void> r = source.validate(skeleton.joint_count(), widths); !r) return r.error();
 
   Clip out(source.name());
-  std::vector<float> values;
+  std::vector<float> values, ref_weights;
   for (const Channel& ch : source.channels()) {
+    if (ch.property == Property::kWeights) {
+      // Weights: value - reference per weight (the first frame's weights, or the set's
+      // defaults for kRestPose); tangents unchanged. Left out when every delta is 0.
+      const size_t width = ch.width;
+      const bool cubic = ch.interpolation == Interpolation::kCubicSpline;
+      const size_t groups = cubic ? 3 : 1;
+      if (reference == AdditiveReference::kFirstFrame) {
+        ref_weights.resize(width);
+        uint32_t cursor = 0;
+        sample_weights(ch, 0.0f, &cursor, ref_weights);
+      } else {
+        const auto& d = morph_sets[ch.joint].default_weights;
+        ref_weights.assign(d.begin(), d.end());
+      }
+      values.assign(ch.values.begin(), ch.values.end());
+      bool zero = true;
+      for (size_t k = 0; k < ch.times.size(); ++k) {
+        for (size_t g = 0; g < groups; ++g) {
+          float* p = values.data() + (k * groups + g) * width;
+          const bool value = !cubic || g == 1;
+          for (size_t i = 0; i < width; ++i) {
+            if (value) p[i] = p[i] - ref_weights[i];
+            if (p[i] != 0.0f) zero = false;
+          }
+        }
+      }
+      if (!zero) out.add_weights_channel(ch.joint, ch.width, ch.interpolation, ch.times, values);
+      continue;
+    }
     const Vec4 ref = reference_value(ch, skeleton, reference);
     const size_t width = static_cast<size_t>(property_width(ch.property));
     const bool cubic = ch.interpolation == Interpolation::kCubicSpline;

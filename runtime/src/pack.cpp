@@ -1568,6 +1568,94 @@ Result<std::span<const uint8_t>> Pack::sprite_pixels(int sheet) const {
   return blob(in->pixels(), uint64_t{in->width()} * in->height() * 4, "sprite pixels");
 }
 
+uint64_t Pack::shared_bytes() const {
+  // Every vector, string and blob data a table names, by address: a second name of one
+  // address is a copy the writer did not store.
+  std::unordered_map<const void*, uint8_t> seen;
+  uint64_t saved = 0;
+  const auto note = [&](const void* at, uint64_t bytes) {
+    if (at && !seen.emplace(at, 0).second) saved += bytes;
+  };
+  const auto str = [&](const flatbuffers::String* x) {
+    if (x) note(x, uint64_t{x->size()} + 5);
+  };
+  const auto vec = [&](const auto* v) {
+    if (v) note(v, uint64_t{v->size()} * sizeof(*v->data()) + 4);
+  };
+  const auto blob = [&](const fb::Blob* b) {
+    if (b && b->data()) note(b->data(), uint64_t{b->data()->size()} + 4);
+  };
+  const fb::AssetPack* root = fb::GetAssetPack(data_);
+  if (const auto* rigs = root->rigs()) {
+    for (const fb::Rig* r : *rigs) {
+      for (const fb::Joint* j : *r->joints()) str(j->name());
+      vec(r->inverse_binds());
+      if (const auto* clips = r->clips()) {
+        for (const fb::Clip* c : *clips) {
+          str(c->name());
+          if (c->channels()) {
+            for (const fb::Channel* ch : *c->channels()) {
+              vec(ch->times());
+              vec(ch->values());
+            }
+          }
+          if (c->events())
+            for (const fb::ClipEvent* e : *c->events()) str(e->name());
+        }
+      }
+      if (const auto* sets = r->morph_sets()) {
+        for (const fb::MorphSet* m : *sets) {
+          str(m->name());
+          for (const flatbuffers::String* t : *m->target_names()) str(t);
+          vec(m->default_weights());
+        }
+      }
+    }
+  }
+  if (const auto* meshes = root->meshes()) {
+    for (const fb::Mesh* m : *meshes) {
+      str(m->name());
+      str(m->source_file());
+      if (!m->parts()) continue;
+      for (const fb::Part* p : *m->parts()) {
+        for (const fb::Blob* b :
+             {p->positions(), p->normals(), p->tangents(), p->joints(), p->weights(), p->indices(),
+              p->source_vertices(), p->texcoords0(), p->texcoords1(), p->colors(), p->joints1(),
+              p->weights1(), p->morph_positions(), p->morph_normals(), p->morph_tangents()}) {
+          blob(b);
+        }
+      }
+    }
+  }
+  if (const auto* sheets = root->sprite_sheets()) {
+    for (const fb::SpriteSheet* sh : *sheets) {
+      str(sh->source_file());
+      blob(sh->pixels());
+    }
+  }
+  if (const auto* textures = root->textures()) {
+    for (const fb::Texture* t : *textures) {
+      str(t->source_file());
+      str(t->mime_type());
+      blob(t->pixels());
+    }
+  }
+  if (const auto* materials = root->materials()) {
+    for (const fb::Material* m : *materials) {
+      str(m->name());
+      str(m->source_file());
+    }
+  }
+  if (const auto* objects = root->objects()) {
+    for (const fb::Object* o : *objects) {
+      str(o->name());
+      str(o->material());
+      str(o->content());
+    }
+  }
+  return saved;
+}
+
 const MaterialInfo& Pack::material(int index) const {
   static const MaterialInfo kDefault;
   return index >= 0 && static_cast<size_t>(index) < materials_.size()

@@ -45,7 +45,8 @@ Result<std::optional<Rig>> object_rig(const Rig& base, const ObjectAnimationInfo
     }
     clips.push_back(std::move(clip));
   }
-  Result<Rig> rig = Rig::create(base.skeleton(), std::move(clips));
+  std::vector<MorphSet> sets(base.morph_sets().begin(), base.morph_sets().end());
+  Result<Rig> rig = Rig::create(base.skeleton(), std::move(clips), std::move(sets));
   if (!rig) return rig.error();
   return std::optional<Rig>(std::move(*rig));
 }
@@ -844,6 +845,47 @@ Vec3 ScenePlayer::object_point(ObjectId object, Vec3 world) const {
   return transform_point(inverse_affine(o->model), world);
 }
 
+// ---------------------------------------------------------------------------- morph targets
+
+Result<Animator*> ScenePlayer::morph_animator(ObjectId object) {
+  const Object* o = get(object);
+  if (o == nullptr) {
+    return refuse(object, Error::make(ErrorCode::kInvalidArgument, "no object %u in the scene",
+                                      static_cast<unsigned>(object.value)))
+        .error();
+  }
+  if (o->animator < 0 || o->rig == nullptr || o->rig->morph_weight_count() == 0) {
+    return refuse(object, Error::make(ErrorCode::kInvalidArgument, "%.*s has no morph targets",
+                                      static_cast<int>(std::min<size_t>(o->info->name.size(), 40)),
+                                      o->info->name.data()))
+        .error();
+  }
+  return &animators_[static_cast<size_t>(o->animator)];
+}
+
+Result<void> ScenePlayer::set_morph_weight(ObjectId object, std::string_view target, float weight) {
+  Result<Animator*> an = morph_animator(object);
+  if (!an) return an.error();
+  if (Result<void> r = (*an)->set_morph_weight(target, weight); !r) {
+    return refuse(object, on_object(objects_[object.value].info->name, r.error()));
+  }
+  return ok();
+}
+
+Result<void> ScenePlayer::clear_morph_weight(ObjectId object, std::string_view target) {
+  Result<Animator*> an = morph_animator(object);
+  if (!an) return an.error();
+  if (Result<void> r = (*an)->clear_morph_weight(target); !r) {
+    return refuse(object, on_object(objects_[object.value].info->name, r.error()));
+  }
+  return ok();
+}
+
+std::span<const float> ScenePlayer::morph_weights(ObjectId object) const {
+  const Animator* an = animator(object);
+  return an != nullptr ? an->morph_weights() : std::span<const float>();
+}
+
 void ScenePlayer::apply_ik(const Object& o, Animator& animator) {
   if (o.ik < 0) return;
   iks_[static_cast<size_t>(o.ik)].apply(animator.mutable_locals(), animator.mutable_globals());
@@ -975,11 +1017,14 @@ const Posed& ScenePlayer::posed(const Camera* camera) {
     out.mesh = o.info->mesh;
     out.model = camera != nullptr && o.info->face_camera ? face(o.model, *camera) : o.model;
     if (o.animator >= 0) {
-      out.palette = animators_[static_cast<size_t>(o.animator)].palette();
+      const Animator& an = animators_[static_cast<size_t>(o.animator)];
+      out.palette = an.palette();
       out.previous_palette = {previous_.data() + o.previous, out.palette.size()};
+      out.morph_weights = an.morph_weights();
     } else {
       out.palette = {};
       out.previous_palette = {};
+      out.morph_weights = {};
     }
     out.sprite_sheet = o.sprite >= 0 ? o.info->animation.sprite_sheet : -1;
     out.sprite_frame = o.sprite >= 0 ? o.frame : 0;

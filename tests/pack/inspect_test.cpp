@@ -5,8 +5,11 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "animpack/compiler/pack_writer.h"
+#include "animpack/pack.h"
+#include "animpack/schema/pack_generated.h"
 #include "fixtures/cooked_fixture.h"
 #include "fixtures/graph_fixture.h"
 #include "fixtures/run_cli.h"
@@ -53,7 +56,7 @@ TEST(Inspect, ListsStateMachinesLayersAndAdditiveClips) {
   fs::remove(file);
   ASSERT_EQ(r.status, 0) << r.output;
   for (const char* line : {
-           "format 4",
+           "format 5",
            "clip [4] Breathe: 2 s, 3 channels, 9 keys, additive (first_frame)",
            "state machine: 5 parameters, 3 states, 3 transitions, 2 layers",
            "    parameter speed: float, default 0, range [0, 6]\n",
@@ -76,6 +79,61 @@ TEST(Inspect, ListsStateMachinesLayersAndAdditiveClips) {
        }) {
     EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
   }
+}
+
+// Format 5: morph sets with their targets, parts with eight influences and morph targets,
+// weights channels, and the bytes saved by storing identical data once (the committed v5
+// golden pack, whose weights and weights1 are the same bytes; and the fixture column named
+// by two meshes, whose streams are stored once).
+TEST(Inspect, ListsMorphSetsEightInfluencesAndSharedBytes) {
+  const fs::path golden = fs::path(ANIMPACK_SOURCE_DIR) / "tests/data/packs/morph_v5.anpk";
+  const fixture::CliRun r = fixture::run_cli(ANIMPACK_EXE, "inspect " + golden.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* line : {
+           "format 5",
+           "    1 parts with eight influences, 1 with morph targets\n",
+           "    part [0]: 136 vertices, material -1, eight influences, morph set 0 (3 targets)\n",
+           "  [0] skin rig: 4 joints, 6 clips, 2 morph sets (5 weights)\n",
+           "    morph set [0] face: node 4, joint 1, 3 targets: blink (0), smile (0.25), frown "
+           "(-0.5)\n",
+           "    morph set [1] body: node 7, joint -1, 2 targets: breathe_in (0), breathe_out "
+           "(-0)\n",
+           "    clip [4] Blink: 1 s, 2 channels, 6 keys, 1 weights channels\n",
+       }) {
+    EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
+  }
+
+  CookedPack cooked;
+  cooked.rigs.push_back(fixture::make_cooked_rig());
+  cooked.meshes.push_back(fixture::make_cooked_column(0));
+  auto single = Pack::from_bytes(write_pack(cooked));
+  ASSERT_TRUE(single) << single.error().message();
+  cooked.meshes.push_back(fixture::make_cooked_column(0));
+  const std::vector<uint8_t> bytes = write_pack(cooked);
+  auto pack = Pack::from_bytes(bytes);
+  ASSERT_TRUE(pack) << pack.error().message();
+  // What the rig alone shares (clips with the same key times, event names), then one copy
+  // of each of the column's blobs (positions, normals, tangents, joints, weights, indices,
+  // source vertices) and of its two strings.
+  EXPECT_GT(single->shared_bytes(), 0u);
+  uint64_t want = single->shared_bytes();
+  const auto* root = schema::GetAssetPack(bytes.data());
+  const auto* part = root->meshes()->Get(1)->parts()->Get(0);
+  for (const schema::Blob* b :
+       {part->positions(), part->normals(), part->tangents(), part->joints(), part->weights(),
+        part->indices(), part->source_vertices()})
+    want += b->data()->size() + 4;
+  want += (6 + 5) + (10 + 5);  // "column", "column.glb"
+  EXPECT_EQ(pack->shared_bytes(), want);
+  const fs::path file = fs::temp_directory_path() /
+                        ("animpack_inspect_shared_" + std::to_string(::getpid()) + ".anpk");
+  ASSERT_EQ(write_file_atomically(file, bytes), "");
+  const fixture::CliRun twice = fixture::run_cli(ANIMPACK_EXE, "inspect " + file.string());
+  fs::remove(file);
+  ASSERT_EQ(twice.status, 0) << twice.output;
+  const std::string line =
+      "shared: " + std::to_string(want) + " bytes saved by storing identical data once\n";
+  EXPECT_NE(twice.output.find(line), std::string::npos) << line << twice.output;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "fixtures/allocation_counter.h"
 #include "fixtures/fixture.h"
 #include "layer_rig.h"
+#include "morph_rig.h"
 #include "root_motion_rig.h"
 
 namespace animpack {
@@ -88,6 +89,74 @@ TEST(Allocation, PlayingAThousandTicksAllocatesNothing) {
   }
   EXPECT_EQ(fixture::stop_counting_allocations(), 0);
   EXPECT_GT(events, 10u) << "the run did deliver events";
+}
+
+TEST(Allocation, MorphWeightsOverridesAndMorphSkinningAllocateNothing) {
+  // Setup: the morph rig with an additive clip of its weights, the column with deltas for
+  // the face set and a second influence set.
+  const std::vector<Clip> sources = morph_rig::make_clips();
+  std::vector<Clip> extra;
+  extra.push_back(
+      std::move(*make_additive_clip(sources[4], fixture::make_skeleton(),
+                                    AdditiveReference::kFirstFrame, morph_rig::make_sets())));
+  const Rig rig = morph_rig::make_rig(std::move(extra));
+  Animator a = std::move(*Animator::create(&rig, 60));
+  const uint16_t additive = *rig.find_clip("Mixed", AdditiveReference::kFirstFrame);
+  const fixture::Column col = fixture::make_column();
+  const size_t n = col.positions.size();
+  std::vector<Vec3> deltas(3 * n, Vec3{0.01f, 0.02f, 0.03f});
+  std::vector<JointIndices> joints1(n, JointIndices{{3, 2, 1, 0}});
+  std::vector<Vec4> weights1(n, Vec4{0.1f, 0, 0, 0});
+  std::vector<Vec3> pos(n), nrm(n);
+  std::vector<Vec4> tan(n);
+  SkinInput in{col.positions, col.normals, col.tangents, col.joints, col.weights};
+  in.joints1 = joints1;
+  in.weights1 = weights1;
+  in.morph = MorphDeltas{3, deltas, deltas, deltas};
+  const float mask[] = {0, 0, 1, 0.5f};
+
+  fixture::start_counting_allocations();
+  for (int64_t tick = 0; tick < 1000; ++tick) {
+    LayerOptions layer;
+    switch (tick % 200) {
+      case 0:
+        (void)a.play("Smile", tick);
+        (void)a.set_morph_weight("bulge", 0.5f);
+        break;
+      case 30:
+        (void)a.crossfade("Puff", 0.5, tick);
+        (void)a.set_morph_weight("blink", 1.0f);  // refused: in two sets
+        break;
+      case 60:
+        layer.weight = 0.5f;
+        layer.mask = mask;
+        (void)a.add_layer(*rig.find_clip("Blink"), layer, tick);
+        (void)a.clear_morph_weight("bulge");
+        break;
+      case 90:
+        layer.weight = 0.7f;
+        layer.mode = LayerMode::kAdditive;
+        (void)a.add_overlay(additive, layer, tick);
+        (void)a.set_morph_weight(2u, -0.5f);
+        break;
+      case 150:
+        (void)a.crossfade("Mixed", 0.25, tick);
+        a.clear_morph_weights();
+        break;
+      case 199:
+        a.stop();
+        break;
+      default:
+        break;
+    }
+    (void)a.advance(tick);
+    a.evaluate(tick);
+    in.morph_weights = a.morph_weights().subspan(0, 3);
+    ASSERT_TRUE(skin(in, a.palette(), {pos, nrm, tan}));
+    MorphInput morph{col.positions, col.normals, col.tangents, in.morph, in.morph_weights};
+    ASSERT_TRUE(apply_morph(morph, {pos, nrm, tan}));
+  }
+  EXPECT_EQ(fixture::stop_counting_allocations(), 0);
 }
 
 TEST(Allocation, SyncedMasksAdditiveAndOverlaysAllocateNothing) {

@@ -349,7 +349,8 @@ class Animator {
   double mapped(const Layer& layer, double u) const;
   // A clip's f32 time (mark or duration) as the double the layer's timing uses.
   double clip_seconds(float t) const;
-  void sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose);
+  void sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose, std::span<float> weights);
+  void sample_layer_weights(Layer& layer, float t, std::span<float> weights);
   void sample_layer_masked(Layer& layer, float t, std::span<Trs> pose);
   void collect_events(const Layer& layer, uint8_t mix, uint8_t layer_index, int64_t tick);
   void passed(Layer& layer, int64_t tick);
@@ -370,9 +371,12 @@ class Animator {
   std::vector<Mat4> globals_, palette_;
   std::vector<AnimEvent> events_;      // capacity fixed at create()
   std::vector<float> morph_weights_;   // rig morph_weight_count()
+  std::vector<float> morph_defaults_;  // the sets' default weights, flat
   std::vector<float> morph_mix_;       // scratch of the same size (mixing)
+  std::vector<float> morph_sample_;    // one set's sampled weights (the widest set's size)
   std::vector<float> morph_override_;  // the game's values, where morph_overridden_
   std::vector<uint8_t> morph_overridden_;
+  uint32_t morph_override_count_ = 0;  // how many morph_overridden_ are set
   size_t event_count_ = 0;
   uint64_t dropped_events_ = 0;
   // Root motion (set_root_motion); the root motion helper may add members here.
@@ -398,7 +402,7 @@ class Animator {
   int64_t root_carry_[kSlots][4] = {};
 
   bool root_held(const Layer& layer) const;
-  template <bool kHoldRoot>
+  template <bool kHoldRoot, bool kMorph>
   void sample_layer_plain(Layer& layer, float t, std::span<Trs> pose);
   void hold_root(const Layer& layer, Property property, Vec4& value) const;
   int64_t root_position(const Layer& layer, int64_t tick) const;

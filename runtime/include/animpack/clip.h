@@ -128,6 +128,9 @@ class Clip {
   std::vector<Channel> channels_;
   std::vector<ClipEvent> events_;
   std::vector<std::vector<float>> owned_keys_;  // inner buffers never move
+  // Adds `channel` with copies of times (shared with the previous channel's when equal) and
+  // values.
+  void add_owned(Channel channel, std::span<const float> times, std::span<const float> values);
   float duration_ = 0;
   AdditiveReference additive_ = AdditiveReference::kNone;
 };
@@ -135,12 +138,14 @@ class Clip {
 // Samples a channel at clip time t (seconds). *cursor is a hint that makes forward
 // playback O(1): the index of the key at or before the last sampled time; any value is
 // safe (it is checked and repaired by a binary search). Translation and scale come
-// back in x, y, z (w = 0); rotation in x, y, z, w.
-// Preconditions: channel passed Clip::validate and is not kWeights.
+// back in x, y, z (w = 0); rotation in x, y, z, w; a kWeights channel gives its first
+// (up to) four weights (use sample_weights for all of them).
+// Preconditions: channel passed Clip::validate.
 Vec4 sample(const Channel& channel, float t, uint32_t* cursor);
 
 // Samples a kWeights channel at clip time t into out (channel.width floats); cursor as
-// above. Preconditions: channel passed Clip::validate, out.size() == channel.width.
+// above. Preconditions: channel passed Clip::validate, out.size() == channel.width (a
+// shorter out takes the first out.size() weights; nothing past out is written).
 void sample_weights(const Channel& channel, float t, uint32_t* cursor, std::span<float> out);
 
 }  // namespace animpack

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "animpack/clip.h"
+#include "animpack/morph.h"
 #include "animpack/result.h"
 #include "animpack/skeleton.h"
 
@@ -52,8 +53,14 @@ Result<std::vector<float>> make_joint_mask(const Skeleton& skeleton,
 // The additive version of `source` against `reference` (see above): the same name and
 // events, Clip::additive() set to the reference. Errors: kInvalidArgument for
 // AdditiveReference::kNone; kBadClip when `source` is already additive or fails
-// Clip::validate against the skeleton.
+// Clip::validate against the skeleton (and morph_sets' target counts).
+// Morph weights (format 5): a kWeights channel's deltas are value - reference per weight,
+// the reference being its weights at t = 0 (kFirstFrame) or its set's default weights
+// (kRestPose; pass the rig's morph_sets(), which a clip with weights channels needs);
+// tangents are unchanged and a channel whose every delta is 0 is left out. An additive
+// layer adds them, scaled by its weight (animator.h).
 Result<Clip> make_additive_clip(const Clip& source, const Skeleton& skeleton,
-                                AdditiveReference reference);
+                                AdditiveReference reference,
+                                std::span<const MorphSet> morph_sets = {});
 
 }  // namespace animpack

@@ -15,8 +15,9 @@
 // and the same for the normal and the tangent's xyz (the tangent's w is kept). Normals and
 // tangents are not renormalised by the morph itself; skin() renormalises after skinning,
 // apply_morph() renormalises when asked (MorphInput::normalize), as an unskinned draw
-// needs. A weight of exactly 0 contributes nothing (its product is not added), so a pose
-// at all-zero weights gives the base vertex bit for bit.
+// needs, the streams some non-zero weight moved (so untouched streams keep their bits). A
+// weight of exactly 0 contributes nothing (its product is not added), so a pose at
+// all-zero weights gives the base vertex bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -65,7 +66,7 @@ struct MorphInput {
   std::span<const Vec4> tangents;   // empty or one per position
   MorphDeltas deltas;
   std::span<const float> weights;  // deltas.targets weights
-  bool normalize = true;           // renormalise normals and tangents' xyz after adding
+  bool normalize = true;           // renormalise normals and tangents' xyz a non-zero weight moved
 };
 
 struct MorphOutput {

@@ -208,6 +208,10 @@ class Pack {
   const MeshBounds& mesh_bounds(int mesh) const { return bounds_[static_cast<size_t>(mesh)]; }
   // The index of the object with this name, or -1.
   int find_object(std::string_view name) const;
+  // The bytes the writer saved by storing identical vectors, strings and blobs once
+  // (docs/pack-format.md, "Shared data"): for every name of an address named before, that
+  // vector's bytes. Walks the whole pack (animpack inspect), allocating a table of them.
+  uint64_t shared_bytes() const;
 
   // A part's streams, decoded on first use (LZ4) or viewed in place (raw). Checks index
   // and joint ranges when first decoded: kBadPack when they fail.

@@ -426,6 +426,8 @@ class ScenePlayer {
   Result<void> refuse(ObjectId object, const Error& error);
   // The object's state machine for set_parameter and kin, or the refusal (kept).
   Result<StateMachine*> machine_for(ObjectId object);
+  // The animator of an object with morph sets; refuses (and keeps) kInvalidArgument.
+  Result<Animator*> morph_animator(ObjectId object);
   // The refusal of a play call on an object with states (kept), or ok().
   Result<void> refuse_states(ObjectId object, const Object& o);
   // The object's IK set and the index of its solver `solver` for set_ik_target and kin,
