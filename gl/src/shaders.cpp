@@ -108,15 +108,17 @@ vec3 skin_direction(vec4 c0, vec4 c1, vec4 c2, vec3 v) {
 bool posed() { return u_skin.x >= 0 && u_skin.w != 0; }
 
 // base + w0 d0 + w1 d1 + ... of the block at `block` (left to right; zero weights add
-// nothing), with the weights from `first`.
-vec3 morph_stream(vec3 base, int block, int first) {
+// nothing), with the weights from `first`; moved: whether any delta was added.
+vec3 morph_stream(vec3 base, int block, int first, out bool moved) {
   precise vec3 r = base;
+  moved = false;
   if (block < 0) return r;
   for (int t = 0; t < u_morph.x; ++t) {
     float w = morph_weights.weights[first + t];
     if (w == 0.0) continue;
     precise vec3 d = morph.deltas[block + t * u_morph.y + gl_VertexID].xyz * w;
     r = r + d;
+    moved = true;
   }
   return r;
 }
@@ -134,25 +136,28 @@ vec3 unit_direction(vec3 v) {
 // then skinned under the current palette; and its position under the previous weights
 // and palette (kMotion; else, and when both are the current ones, the current position).
 // Unposed meshes keep their stored streams; a morphed mesh that is not skinned has its
-// normal and tangent renormalised after the morph (skinning renormalises otherwise).
+// normal and tangent renormalised when a delta moved them, as apply_morph() does
+// (skinning renormalises otherwise).
 void skin_vertex(out vec3 position, out vec3 normal, out vec4 tangent, out vec3 previous) {
   vec3 base = a_position, base_normal = a_normal;
   vec4 base_tangent = a_tangent;
   vec3 previous_base = a_position;
-  bool morphed = u_morph.x > 0;
-  if (morphed) {
-    base = morph_stream(a_position, u_morph_blocks.x, u_morph.z);
-    base_normal = morph_stream(a_normal, u_morph_blocks.y, u_morph.z);
-    base_tangent = vec4(morph_stream(a_tangent.xyz, u_morph_blocks.z, u_morph.z), a_tangent.w);
+  bool moved_normal = false, moved_tangent = false, moved = false;
+  if (u_morph.x > 0) {
+    base = morph_stream(a_position, u_morph_blocks.x, u_morph.z, moved);
+    base_normal = morph_stream(a_normal, u_morph_blocks.y, u_morph.z, moved_normal);
+    base_tangent = vec4(morph_stream(a_tangent.xyz, u_morph_blocks.z, u_morph.z, moved_tangent),
+                        a_tangent.w);
     previous_base = base;
     if (kMotion && u_morph.w != u_morph.z) {
-      previous_base = morph_stream(a_position, u_morph_blocks.x, u_morph.w);
+      previous_base = morph_stream(a_position, u_morph_blocks.x, u_morph.w, moved);
     }
   }
   if (!posed()) {
     position = base;
-    normal = morphed ? unit_direction(base_normal) : base_normal;
-    tangent = morphed ? vec4(unit_direction(base_tangent.xyz), base_tangent.w) : base_tangent;
+    normal = moved_normal ? unit_direction(base_normal) : base_normal;
+    tangent = moved_tangent ? vec4(unit_direction(base_tangent.xyz), base_tangent.w)
+                            : base_tangent;
     previous = previous_base;
     return;
   }

@@ -130,7 +130,8 @@ TEST_F(GlMorph, GpuMatchesCpuMorphThenSkinWithin1Over255OfTheExtent) {
       ASSERT_TRUE(skin(in, animator.palette(), {cpu.positions, cpu.normals, cpu.tangents}));
       Streams cpu_previous = sized(n);
       in.morph_weights = previous_weights;
-      ASSERT_TRUE(skin(in, previous, {cpu_previous.positions, {}, {}}));
+      ASSERT_TRUE(skin(in, previous,
+                       {cpu_previous.positions, cpu_previous.normals, cpu_previous.tangents}));
       Streams unmorphed = sized(n);
       ASSERT_TRUE(skin({col.positions, {}, {}, col.joints, col.weights}, animator.palette(),
                        {unmorphed.positions, {}, {}}));
