@@ -36,6 +36,7 @@
 #include "animpack/clip.h"
 #include "animpack/layers.h"
 #include "animpack/math.h"
+#include "animpack/morph.h"
 #include "animpack/rig.h"
 #include "animpack/root_motion.h"
 #include "animpack/scalar.h"
@@ -524,6 +525,119 @@ void BM_Skin(benchmark::State& state) {
       benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+// Eight influences: the mesh above with a second set of four joints holding 30% of each
+// vertex (every weight non-zero, the dearest case). range(0): streams as BM_Skin.
+void BM_Skin8Influences(benchmark::State& state) {
+  const int streams = static_cast<int>(state.range(0));
+  const Rig& rig = rig_for(kSkinJoints);
+  Animator animator = must(Animator::create(&rig, kTickRate), "animator");
+  (void)must(animator.play(0, 0), "play");
+  animator.evaluate(78);
+  Mesh mesh = make_mesh(kVertexCount, kSkinJoints);
+  Lcg rng(0x5c1a0008u);
+  std::vector<JointIndices> joints1;
+  std::vector<Vec4> weights1;
+  for (size_t v = 0; v < mesh.positions.size(); ++v) {
+    Vec4& w = mesh.weights[v];
+    w = {w.x * 0.7f, w.y * 0.7f, w.z * 0.7f, w.w * 0.7f};
+    JointIndices j;
+    for (uint16_t& x : j.j) x = static_cast<uint16_t>(rng.next() % kSkinJoints);
+    joints1.push_back(j);
+    weights1.push_back({0.12f, 0.08f, 0.06f, 0.04f});
+  }
+  std::vector<Vec3> out_positions(mesh.positions.size()), out_normals(mesh.positions.size());
+  std::vector<Vec4> out_tangents(mesh.positions.size());
+  SkinInput in{mesh.positions, {}, {}, mesh.joints, mesh.weights};
+  in.joints1 = joints1;
+  in.weights1 = weights1;
+  SkinOutput out{out_positions, {}, {}};
+  if (streams >= 1) {
+    in.normals = mesh.normals;
+    out.normals = out_normals;
+  }
+  if (streams >= 2) {
+    in.tangents = mesh.tangents;
+    out.tangents = out_tangents;
+  }
+  must(skin(in, animator.palette(), out), "skin");
+  for (auto _ : state) {
+    (void)skin(in, animator.palette(), out);
+    benchmark::DoNotOptimize(out_positions.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["ns_per_vertex"] = benchmark::Counter(
+      static_cast<double>(kVertexCount) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+// Morph then skin (positions and normals, four influences): 8 targets with position and
+// normal deltas on every vertex, range(0) of them weighted (the rest weigh 0 and cost
+// nothing but the test).
+void BM_MorphSkin(benchmark::State& state) {
+  constexpr uint32_t kTargets = 8;
+  const int active = static_cast<int>(state.range(0));
+  const Rig& rig = rig_for(kSkinJoints);
+  Animator animator = must(Animator::create(&rig, kTickRate), "animator");
+  (void)must(animator.play(0, 0), "play");
+  animator.evaluate(78);
+  const Mesh mesh = make_mesh(kVertexCount, kSkinJoints);
+  Lcg rng(0x5c1a0009u);
+  std::vector<Vec3> dp, dn;
+  for (size_t i = 0; i < kTargets * mesh.positions.size(); ++i) {
+    dp.push_back({rng.range(-0.01f, 0.01f), rng.range(-0.01f, 0.01f), rng.range(-0.01f, 0.01f)});
+    dn.push_back({rng.range(-0.1f, 0.1f), rng.range(-0.1f, 0.1f), rng.range(-0.1f, 0.1f)});
+  }
+  std::vector<float> weights(kTargets, 0.0f);
+  for (int t = 0; t < active; ++t)
+    weights[static_cast<size_t>(t)] = 0.1f * static_cast<float>(t + 1);
+  std::vector<Vec3> out_positions(mesh.positions.size()), out_normals(mesh.positions.size());
+  SkinInput in{mesh.positions, mesh.normals, {}, mesh.joints, mesh.weights};
+  in.morph = MorphDeltas{kTargets, dp, dn, {}};
+  in.morph_weights = weights;
+  const SkinOutput out{out_positions, out_normals, {}};
+  must(skin(in, animator.palette(), out), "skin");
+  for (auto _ : state) {
+    (void)skin(in, animator.palette(), out);
+    benchmark::DoNotOptimize(out_positions.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["ns_per_vertex"] = benchmark::Counter(
+      static_cast<double>(kVertexCount) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+// evaluate() of BM_EvaluateForward's 64-joint walk with a face of range(0) targets whose
+// weights are keyed LINEAR at the joints' key times (a morph set without a joint).
+void BM_EvaluateMorphWeights(benchmark::State& state) {
+  const uint16_t targets = static_cast<uint16_t>(state.range(0));
+  const Rig& base = rig_for(kSkinJoints);
+  Clip clip = base.clips()[0].copy();
+  const std::span<const float> times = clip.channels()[0].times;
+  Lcg rng(0x5c1a000au);
+  std::vector<float> values;
+  for (size_t i = 0; i < times.size() * targets; ++i) values.push_back(rng.range(0.0f, 1.0f));
+  clip.add_weights_channel(0, targets, Interpolation::kLinear,
+                           std::vector<float>(times.begin(), times.end()), values);
+  std::vector<Clip> clips;
+  clips.push_back(std::move(clip));
+  std::vector<MorphSet> sets(1);
+  sets[0].name = "face";
+  for (uint16_t t = 0; t < targets; ++t) {
+    sets[0].target_names.push_back("t" + std::to_string(t));
+    sets[0].default_weights.push_back(0.0f);
+  }
+  const Rig rig = must(Rig::create(base.skeleton(), std::move(clips), std::move(sets)), "rig");
+  Animator animator = must(Animator::create(&rig, kTickRate), "animator");
+  (void)must(animator.play(0, 0), "play");
+  int64_t tick = 0;
+  for (auto _ : state) {
+    animator.evaluate(tick++);
+    benchmark::DoNotOptimize(animator.morph_weights().data());
+    benchmark::ClobberMemory();
+  }
+  set_per_joint(state, kSkinJoints);
+}
+
 // Rig::create over many clips (Pack::open runs it per rig): the unique-name check is
 // O(n log n), so 60,000 clips take milliseconds, not the seconds a pairwise check took.
 void BM_RigCreateManyClips(benchmark::State& state) {
@@ -575,6 +689,9 @@ BENCHMARK(BM_RootMotionFrame)
     ->ArgNames({"joints", "root_motion"})
     ->ArgsProduct({{kSkinJoints}, {0, 1}});
 BENCHMARK(BM_Skin)->Apply(common)->ArgName("streams")->DenseRange(0, 2);
+BENCHMARK(BM_Skin8Influences)->Apply(common)->ArgName("streams")->DenseRange(0, 2);
+BENCHMARK(BM_MorphSkin)->Apply(common)->ArgName("active")->Arg(0)->Arg(2)->Arg(8);
+BENCHMARK(BM_EvaluateMorphWeights)->Apply(common)->ArgName("targets")->Arg(52);
 BENCHMARK(BM_RigCreateManyClips)->Apply(common)->ArgName("clips")->Arg(1000)->Arg(60000);
 
 }  // namespace

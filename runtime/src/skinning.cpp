@@ -171,24 +171,32 @@ Result<void> skin(const SkinInput& in, std::span<const Mat4> palette, const Skin
   }
   SkinInput src = in;
   if (in.morph.targets > 0) {
+    if (Result<void> r = morph_check(in.morph, in.morph_weights, n); !r) return r;
+  }
+  // All-zero weights add nothing: skin the base vertices themselves.
+  const bool morphs = std::any_of(in.morph_weights.begin(), in.morph_weights.end(),
+                                  [](float w) { return w != 0.0f; });
+  if (in.morph.targets > 0 && morphs) {
     // Morph into the output streams first (no renormalisation), then skin them in place:
     // each vertex is read before it is written.
-    if (Result<void> r = morph_check(in.morph, in.morph_weights, n); !r) return r;
-    std::copy(in.positions.begin(), in.positions.end(), out.positions.begin());
-    (void)morph::add_deltas(out.positions, in.morph.positions, in.morph_weights);
-    src.positions = out.positions;
-    if (normals) {
+    // A stream without deltas is skinned from the input as it is.
+    if (!in.morph.positions.empty()) {
+      std::copy(in.positions.begin(), in.positions.end(), out.positions.begin());
+      (void)morph::add_deltas(out.positions, in.morph.positions, in.morph_weights);
+      src.positions = out.positions;
+    }
+    if (normals && !in.morph.normals.empty()) {
       std::copy(in.normals.begin(), in.normals.end(), out.normals.begin());
       (void)morph::add_deltas(out.normals, in.morph.normals, in.morph_weights);
       src.normals = out.normals;
     }
-    if (tangents) {
+    if (tangents && !in.morph.tangents.empty()) {
       std::copy(in.tangents.begin(), in.tangents.end(), out.tangents.begin());
       (void)morph::add_tangent_deltas(out.tangents, in.morph.tangents, in.morph_weights);
       src.tangents = out.tangents;
     }
-  } else if (!in.morph_weights.empty() || !in.morph.positions.empty() ||
-             !in.morph.normals.empty() || !in.morph.tangents.empty()) {
+  } else if (in.morph.targets == 0 && (!in.morph_weights.empty() || !in.morph.positions.empty() ||
+                                       !in.morph.normals.empty() || !in.morph.tangents.empty())) {
     return Error::make(ErrorCode::kSizeMismatch, "skin morph streams without targets (%zu weights)",
                        in.morph_weights.size());
   }

@@ -13,6 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace animpack;
   auto pack = Pack::from_bytes({data, size});
   if (!pack) return 0;
+  (void)pack->shared_bytes();
   for (int r = 0; r < pack->rig_count(); ++r) {
     auto a = Animator::create(&pack->rig(r), 60);
     if (!a) continue;
@@ -30,6 +31,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!a) continue;
     std::vector<Vec3> out(s->positions.size());
     (void)skin({s->positions, {}, {}, s->joints, s->weights}, a->palette(), {out, {}, {}});
+    // Format 5: eight influences, and the part's morph deltas at its set's default weights.
+    std::vector<float> weights;
+    const int set = pack->parts()[p].morph_set;
+    if (set >= 0) weights = pack->rig(rig).morph_sets()[static_cast<size_t>(set)].default_weights;
+    SkinInput in{s->positions, {}, {}, s->joints, s->weights};
+    in.joints1 = s->joints1;
+    in.weights1 = s->weights1;
+    in.morph = s->morph;
+    in.morph_weights = weights;
+    (void)skin(in, a->palette(), {out, {}, {}});
   }
   for (size_t i = 0; i < pack->sprite_sheets().size(); ++i) {
     (void)pack->sprite_pixels(static_cast<int>(i));

@@ -8,6 +8,7 @@
 #include "animpack/scene_player.h"
 #include "fixtures/allocation_counter.h"
 #include "fixtures/graph_fixture.h"
+#include "morph_fixture.h"
 #include "motion_fixture.h"
 #include "scene_fixture.h"
 
@@ -128,6 +129,49 @@ struct GraphGame : Game {
   }
   void animated(ScenePlayer&, std::span<const AnimationEvent> e) override { events += e.size(); }
 };
+
+// Morph weights every tick, the game setting, clearing and misnaming them, and posed().
+struct FaceGame : Game {
+  void tick(ScenePlayer& p, int64_t t) override {
+    const ObjectId face{0}, plain{1};
+    switch (t % 100) {
+      case 0:
+        (void)p.set_morph_weight(face, "smile", 0.5f);
+        (void)p.play_clip(face, "Puff");
+        break;
+      case 25:
+        p.animate(face, "Blink").fade(0.2).blend("Mixed", 0.5f);
+        (void)p.set_morph_weight(face, "body/blink", 1.0f);
+        break;
+      case 50:
+        (void)p.clear_morph_weight(face, "smile");
+        (void)p.set_morph_weight(face, "blink", 1.0f);   // refused: in two sets
+        (void)p.set_morph_weight(plain, "smile", 1.0f);  // refused: no morph sets
+        break;
+      case 75:
+        (void)p.clear_morph_weight(face, "body/blink");
+        p.animate(face, "Smile").fade(0.25);
+        break;
+      default:
+        break;
+    }
+  }
+};
+
+TEST(PlayerAllocation, AThousandTicksOfMorphWeightsAllocateNothing) {
+  const Pack pack = morph_fixture::make_morph_pack();
+  ScenePlayer player = morph_fixture::must(ScenePlayer::create(&pack, 60), "player");
+  FaceGame game;
+  float sum = 0.0f;
+  fixture::start_counting_allocations();
+  for (int i = 0; i < 1000; ++i) {
+    player.step(&game);
+    const Posed& posed = player.posed();
+    for (float w : posed.objects[0].morph_weights) sum += w;
+  }
+  EXPECT_EQ(fixture::stop_counting_allocations(), 0);
+  EXPECT_NE(sum, 0.0f) << "the weights moved";
+}
 
 TEST(PlayerAllocation, AThousandTicksOfAStateMachineAllocateNothing) {
   const std::vector<uint8_t> bytes = write_pack(fixture::make_graph_pack());

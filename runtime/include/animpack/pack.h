@@ -23,7 +23,9 @@
 // (IkSet::create's checks on the object's rig), both only on an object with a rig. A pack that
 // fails any check is refused with kBadPack and a message naming what failed; nothing asserts or
 // crashes on file content. Vertex streams and pixels are blobs (raw or LZ4) decoded on first use,
-// when their remaining checks (index and joint ranges) run.
+// when their remaining checks (index and joint ranges, finite values, version 5's eight weights
+// summing to one) run. The writer stores identical data once (several tables naming one blob):
+// such a blob is decoded, counted against kMaxDecodedBytes and checked once.
 //
 // Animation keys are read in place: the rigs' clips view the mapped file, so the Pack
 // must outlive every Rig, SpriteSheet and span it hands out. Not thread-safe: decode
