@@ -8,6 +8,10 @@
 // transform feedback and read back to the CPU (what the GL tests compare with skin()).
 // BM_GpuSkinDraw: Renderer::render of a 64 x 64 frame of the same mesh as tiny triangles:
 // both passes (ids/motion, colour) skin every vertex, plus the previous position.
+// BM_GpuSkinCaptureEight, BM_GpuSkinCaptureMorph8: the same capture with eight influences
+// a vertex (the weights halved over a second set) and with eight morph targets (position,
+// normal and tangent deltas, every weight non-zero) before the four-influence skinning:
+// what the new paths cost, while BM_GpuSkinCapture shows the four-influence path kept.
 // BM_CpuSkin: animpack::skin on one thread.
 // BM_PackOpenFirstTexturedDraw: what a game pays before its first textured frame of a
 // cooked corpus model (Fox, CesiumMan; cooked in process before timing): Pack::open,
@@ -44,6 +48,9 @@ namespace animpack {
 namespace {
 
 constexpr int kJoints = 64;
+constexpr int kTargets = 8;
+
+enum class Variant { kFour, kEight, kMorph };
 
 std::optional<gl::Context> g_context;
 std::optional<gl::Renderer> g_renderer;
@@ -52,6 +59,10 @@ struct Data {
   std::vector<Vec3> positions, normals;
   std::vector<Vec4> tangents, weights;
   std::vector<JointIndices> joints;
+  std::vector<Vec4> weights_half, weights1;  // eight influences: both halves of weights
+  std::vector<JointIndices> joints1;
+  std::vector<Vec3> deltas;  // kTargets x N, for each of the three streams
+  std::vector<float> morph_weights;
   std::vector<uint32_t> indices;
   std::vector<Mat4> palette, previous;
 };
@@ -75,6 +86,16 @@ Data make_data(size_t n) {
     d.joints.push_back(j);
     const float a = next(), b = next() * (1 - a), c = next() * (1 - a - b);
     d.weights.push_back({a, b, c, 1 - a - b - c});
+    const Vec4 w = d.weights.back();
+    d.weights_half.push_back({w.x * 0.5f, w.y * 0.5f, w.z * 0.5f, w.w * 0.5f});
+    d.weights1.push_back(d.weights_half.back());
+    JointIndices j1;
+    for (int k = 0; k < 4; ++k) j1.j[k] = static_cast<uint16_t>((j.j[k] + 7) % kJoints);
+    d.joints1.push_back(j1);
+  }
+  for (int t = 0; t < kTargets; ++t) {
+    for (size_t v = 0; v < n; ++v) d.deltas.push_back({next() * 0.01f, 0.001f * t, 0});
+    d.morph_weights.push_back(0.1f + 0.1f * static_cast<float>(t));
   }
   for (uint32_t v = 0; v + 2 < n; v += 3) d.indices.insert(d.indices.end(), {v, v + 1, v + 2});
   for (int j = 0; j < kJoints; ++j) {
@@ -101,15 +122,18 @@ struct GpuMesh {
   gl::InstanceHandle instance;
 };
 
-GpuMesh upload(const Data& d) {
+GpuMesh upload(const Data& d, Variant variant = Variant::kFour) {
   GpuMesh g;
-  g.mesh = must(g_renderer->upload_skinned_mesh({d.positions, d.normals, d.tangents, {}, d.indices},
-                                                {d.joints, d.weights}),
-                "upload");
+  gl::MeshData mesh{d.positions, d.normals, d.tangents, {}, d.indices};
+  gl::SkinData skin{d.joints, d.weights};
+  if (variant == Variant::kEight) skin = {d.joints, d.weights_half, d.joints1, d.weights1};
+  if (variant == Variant::kMorph) mesh.morph = {kTargets, d.deltas, d.deltas, d.deltas};
+  g.mesh = must(g_renderer->upload_skinned_mesh(mesh, skin), "upload");
   gl::InstanceDesc desc;
   desc.mesh = g.mesh;
   g.instance = must(g_renderer->create_instance(desc), "instance");
-  const gl::InstancePose pose{g.instance, d.palette, d.previous};
+  gl::InstancePose pose{g.instance, d.palette, d.previous};
+  if (variant == Variant::kMorph) pose.morph_weights = d.morph_weights;
   if (auto r = g_renderer->set_poses({&pose, 1}); !r) {
     std::fprintf(stderr, "gl_bench: set_poses: %s\n", r.error().message());
     std::exit(1);
@@ -122,10 +146,10 @@ void release(const GpuMesh& g) {
   (void)g_renderer->release_mesh(g.mesh);
 }
 
-void BM_GpuSkinCapture(benchmark::State& state) {
+void capture_bench(benchmark::State& state, Variant variant) {
   const auto n = static_cast<size_t>(state.range(0));
   const Data d = make_data(n);
-  const GpuMesh g = upload(d);
+  const GpuMesh g = upload(d, variant);
   std::vector<Vec3> positions(n), normals(n);
   std::vector<Vec4> tangents(n);
   for (auto _ : state) {
@@ -139,6 +163,10 @@ void BM_GpuSkinCapture(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
   release(g);
 }
+
+void BM_GpuSkinCapture(benchmark::State& state) { capture_bench(state, Variant::kFour); }
+void BM_GpuSkinCaptureEight(benchmark::State& state) { capture_bench(state, Variant::kEight); }
+void BM_GpuSkinCaptureMorph8(benchmark::State& state) { capture_bench(state, Variant::kMorph); }
 
 void BM_GpuSkinDraw(benchmark::State& state) {
   const auto n = static_cast<size_t>(state.range(0));
@@ -252,6 +280,16 @@ BENCHMARK(BM_GpuSkinCapture)
     ->Arg(10000)
     ->Arg(100000)
     ->Arg(1000000)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GpuSkinCaptureEight)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GpuSkinCaptureMorph8)
+    ->Arg(10000)
+    ->Arg(100000)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GpuSkinDraw)

@@ -1401,10 +1401,23 @@ bool verify_pack(std::span<const uint8_t> bytes, const fs::path& scene_file, Dia
         const Result<PartStreams> s = pack->part_streams(p);
         if (!s) return fail(std::string("does not decode: ") + s.error().message());
         moved.resize(s->positions.size());
-        if (part.skinned) {
-          if (!skin({s->positions, {}, {}, s->joints, s->weights}, palette, {moved, {}, {}})) {
-            return fail("does not skin" + where);
+        // The part's morph set's weights (pack format 5): morphed, then skinned.
+        std::span<const float> weights;
+        const std::span<const float> all = player->morph_weights(ObjectId{o});
+        if (part.morph_set >= 0 && mesh.rig >= 0) {
+          const std::span<const MorphSet> sets = pack->rig(mesh.rig).morph_sets();
+          const auto k = static_cast<size_t>(part.morph_set);
+          if (k < sets.size() && size_t{sets[k].first} + sets[k].size() <= all.size()) {
+            weights = all.subspan(sets[k].first, sets[k].size());
           }
+        }
+        if (part.skinned) {
+          SkinInput in{s->positions, {}, {}, s->joints, s->weights, s->joints1, s->weights1};
+          if (!weights.empty() && s->morph.targets == weights.size()) {
+            in.morph = s->morph;
+            in.morph_weights = weights;
+          }
+          if (!skin(in, palette, {moved, {}, {}})) return fail("does not skin" + where);
         } else if (part.joint >= 0 && static_cast<size_t>(part.joint) < palette.size()) {
           for (size_t v = 0; v < moved.size(); ++v) {
             moved[v] = transform_point(palette[static_cast<size_t>(part.joint)], s->positions[v]);

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "animpack/compiler/diagnostics.h"
+#include "animpack/morph.h"
 #include "animpack/root_motion.h"
 #include "animpack/scalar.h"
 #include "animpack/scene_player.h"
@@ -59,7 +60,8 @@ const char* const kPoseUsage =
     "Plays the scene from tick 0 (the object's own [object.animation]) and prints the\n"
     "object's pose at tick T: each joint's glTF node, local translation, rotation (x y z w)\n"
     "and scale, world matrix and palette matrix (column-major), and each part's vertex\n"
-    "positions (CPU-skinned or placed by its node) in the source accessor's order. With\n"
+    "positions (morphed, then CPU-skinned or placed by its node) in the source accessor's\n"
+    "order, with each morph set's weights and a morphed part's morphed positions. With\n"
     "--json, as one JSON object whose floats round-trip (%.9g). An object with states is\n"
     "stepped from tick 0 (T at most 1000000), with --set and --state applied at tick 0,\n"
     "and so is one whose root motion policy is accumulate: it also prints the motion taken\n"
@@ -649,6 +651,15 @@ struct PoseJoint {
 struct PosePart {
   int node = -1, mesh = -1, primitive = -1;
   std::vector<std::optional<Vec3>> positions;  // in the source accessor's order
+  // Parts with morph targets: their morph set and the morphed bind-space (or node-space)
+  // positions, before skinning or placing, in the same order.
+  int morph_set = -1;
+  std::vector<std::optional<Vec3>> morphed;
+};
+struct PoseMorphSet {
+  std::string name;
+  std::vector<std::string> targets;
+  std::vector<float> weights;
 };
 struct Pose {
   std::string_view object;
@@ -657,6 +668,7 @@ struct Pose {
   std::optional<RootMotionDelta> root_motion;  // accumulate objects: taken over ticks 0..T
   std::vector<PoseJoint> joints;
   std::vector<PosePart> parts;
+  std::vector<PoseMorphSet> morph_sets;  // the mesh rig's, with the pose's weights
 };
 
 Result<Pose> compute_pose(const Pack& pack, std::string_view object, int64_t tick, int32_t rate,
@@ -726,33 +738,84 @@ Result<Pose> compute_pose(const Pack& pack, std::string_view object, int64_t tic
   if (info.mesh < 0) return pose;
   const MeshInfo& mesh = pack.meshes()[static_cast<size_t>(info.mesh)];
   const std::span<const Mat4> palette = player.palette(id);
-  std::vector<Vec3> moved;
+  // The morph weights the pose holds (the animator's, after evaluate), else the sets'
+  // defaults (an object without an animator).
+  std::vector<float> weights;
+  if (rig_index >= 0) {
+    const Rig& rig = pack.rig(rig_index);
+    if (animator != nullptr && animator->morph_weights().size() == rig.morph_weight_count()) {
+      weights.assign(animator->morph_weights().begin(), animator->morph_weights().end());
+    } else {
+      for (const MorphSet& set : rig.morph_sets()) {
+        weights.insert(weights.end(), set.default_weights.begin(), set.default_weights.end());
+      }
+    }
+    for (const MorphSet& set : rig.morph_sets()) {
+      const auto first = static_cast<std::ptrdiff_t>(set.first);
+      pose.morph_sets.push_back(
+          {set.name, set.target_names,
+           std::vector<float>(weights.begin() + first, weights.begin() + first + set.size())});
+    }
+  }
+  std::vector<Vec3> moved, morphed;
+  // Spreads part vertices over the source accessor's order.
+  auto by_source = [](const PartStreams& s, std::span<const Vec3> positions) {
+    size_t count = positions.size();
+    for (const uint32_t v : s.source_vertices) count = std::max<size_t>(count, size_t{v} + 1);
+    std::vector<std::optional<Vec3>> out(count);
+    for (size_t v = 0; v < positions.size(); ++v) {
+      out[v < s.source_vertices.size() ? s.source_vertices[v] : v] = positions[v];
+    }
+    return out;
+  };
   for (int p = 0; p < mesh.part_count; ++p) {
     const int part_index = mesh.first_part + p;
     const PartInfo& part = pack.parts()[static_cast<size_t>(part_index)];
     Result<PartStreams> s = pack.part_streams(part_index);
     if (!s) return s.error();
     std::span<const Vec3> positions = s->positions;
-    if (part.skinned && !palette.empty()) {
-      moved.resize(positions.size());
+    // Morph first (the CPU reference's order), then skin or place.
+    std::span<const float> part_weights;
+    if (part.morph_set >= 0 && rig_index >= 0 &&
+        static_cast<size_t>(part.morph_set) < pose.morph_sets.size()) {
+      const MorphSet& set = pack.rig(rig_index).morph_sets()[static_cast<size_t>(part.morph_set)];
+      part_weights = std::span<const float>(weights).subspan(set.first, set.size());
+    }
+    const bool is_morphed = !part_weights.empty() && s->morph.targets == part_weights.size();
+    if (is_morphed) {
+      morphed.resize(positions.size());
       if (Result<void> r =
-              skin({positions, {}, {}, s->joints, s->weights}, palette, {moved, {}, {}});
+              apply_morph({positions, {}, {}, s->morph, part_weights, false}, {morphed, {}, {}});
           !r) {
         return r.error();
       }
+    }
+    if (part.skinned && !palette.empty()) {
+      moved.resize(positions.size());
+      SkinInput in{positions, {}, {}, s->joints, s->weights, s->joints1, s->weights1};
+      if (is_morphed) {
+        in.morph = s->morph;
+        in.morph_weights = part_weights;
+      }
+      if (Result<void> r = skin(in, palette, {moved, {}, {}}); !r) return r.error();
       positions = moved;
     } else if (part.joint >= 0 && static_cast<size_t>(part.joint) < palette.size()) {
       moved.resize(positions.size());
       const Mat4& m = palette[static_cast<size_t>(part.joint)];
-      for (size_t v = 0; v < positions.size(); ++v) moved[v] = transform_point(m, positions[v]);
+      const std::span<const Vec3> base = is_morphed ? std::span<const Vec3>(morphed) : positions;
+      for (size_t v = 0; v < base.size(); ++v) moved[v] = transform_point(m, base[v]);
       positions = moved;
+    } else if (is_morphed) {
+      positions = morphed;
     }
-    PosePart out{part.source_node, part.source_mesh, part.source_primitive, {}};
-    size_t count = positions.size();
-    for (const uint32_t v : s->source_vertices) count = std::max<size_t>(count, size_t{v} + 1);
-    out.positions.resize(count);
-    for (size_t v = 0; v < positions.size(); ++v) {
-      out.positions[v < s->source_vertices.size() ? s->source_vertices[v] : v] = positions[v];
+    PosePart out;
+    out.node = part.source_node;
+    out.mesh = part.source_mesh;
+    out.primitive = part.source_primitive;
+    out.positions = by_source(*s, positions);
+    if (is_morphed) {
+      out.morph_set = part.morph_set;
+      out.morphed = by_source(*s, morphed);
     }
     pose.parts.push_back(std::move(out));
   }
@@ -781,7 +844,23 @@ Result<void> pose_finite(const Pose& pose) {
                          object.c_str(), printable(j.name).c_str(), pose.tick);
     }
   }
+  for (const PoseMorphSet& set : pose.morph_sets) {
+    if (!set.weights.empty() && !finite(set.weights.data(), static_cast<int>(set.weights.size()))) {
+      return Error::make(ErrorCode::kInvalidArgument,
+                         "object '%s' morph set '%s' at tick %" PRId64
+                         ": its weights are not finite",
+                         object.c_str(), printable(set.name).c_str(), pose.tick);
+    }
+  }
   for (const PosePart& part : pose.parts) {
+    for (size_t v = 0; v < part.morphed.size(); ++v) {
+      if (part.morphed[v] && !finite(&part.morphed[v]->x, 3)) {
+        return Error::make(ErrorCode::kInvalidArgument,
+                           "object '%s' part of node %d vertex %zu at tick %" PRId64
+                           ": its morphed position is not finite",
+                           object.c_str(), part.node, v, pose.tick);
+      }
+    }
     for (size_t v = 0; v < part.positions.size(); ++v) {
       if (part.positions[v] && !finite(&part.positions[v]->x, 3)) {
         return Error::make(ErrorCode::kInvalidArgument,
@@ -829,20 +908,47 @@ std::string format_json(const Pose& pose) {
     json_floats(&out, joint.palette.m, 16);
     out += "}";
   }
-  out += "],\n\"parts\": [";
-  for (size_t p = 0; p < pose.parts.size(); ++p) {
-    const PosePart& part = pose.parts[p];
-    appendf(&out, "%s\n  {\"node\": %d, \"mesh\": %d, \"primitive\": %d, \"positions\": [",
-            p > 0 ? "," : "", part.node, part.mesh, part.primitive);
-    for (size_t v = 0; v < part.positions.size(); ++v) {
+  out += "],";
+  if (!pose.morph_sets.empty()) {
+    out += "\n\"morph_weights\": [";
+    for (size_t k = 0; k < pose.morph_sets.size(); ++k) {
+      const PoseMorphSet& set = pose.morph_sets[k];
+      out += k > 0 ? ",\n  {\"set\": " : "\n  {\"set\": ";
+      json_string(&out, set.name);
+      out += ", \"targets\": [";
+      for (size_t t = 0; t < set.targets.size(); ++t) {
+        if (t > 0) out += ", ";
+        json_string(&out, set.targets[t]);
+      }
+      out += "], \"weights\": ";
+      json_floats(&out, set.weights.data(), static_cast<int>(set.weights.size()));
+      out += "}";
+    }
+    out += "],";
+  }
+  auto vertices = [&](const std::vector<std::optional<Vec3>>& list) {
+    out += "[";
+    for (size_t v = 0; v < list.size(); ++v) {
       if (v > 0) out += ", ";
-      if (part.positions[v]) {
-        json_floats(&out, &part.positions[v]->x, 3);
+      if (list[v]) {
+        json_floats(&out, &list[v]->x, 3);
       } else {
         out += "null";
       }
     }
-    out += "]}";
+    out += "]";
+  };
+  out += "\n\"parts\": [";
+  for (size_t p = 0; p < pose.parts.size(); ++p) {
+    const PosePart& part = pose.parts[p];
+    appendf(&out, "%s\n  {\"node\": %d, \"mesh\": %d, \"primitive\": %d, \"positions\": ",
+            p > 0 ? "," : "", part.node, part.mesh, part.primitive);
+    vertices(part.positions);
+    if (part.morph_set >= 0) {
+      appendf(&out, ", \"morph_set\": %d, \"morphed\": ", part.morph_set);
+      vertices(part.morphed);
+    }
+    out += "}";
   }
   out += "]}\n";
   return out;
@@ -869,6 +975,13 @@ std::string format_text(const Pose& pose) {
             j, printable(joint.name).c_str(), joint.node, f(l.translation.x), f(l.translation.y),
             f(l.translation.z), f(l.rotation.x), f(l.rotation.y), f(l.rotation.z), f(l.rotation.w),
             f(l.scale.x), f(l.scale.y), f(l.scale.z));
+  }
+  for (const PoseMorphSet& set : pose.morph_sets) {
+    appendf(&out, "  morph set %s:", printable(set.name).c_str());
+    for (size_t t = 0; t < set.targets.size() && t < set.weights.size(); ++t) {
+      appendf(&out, " %s=%.9g", printable(set.targets[t]).c_str(), f(set.weights[t]));
+    }
+    out += "\n";
   }
   for (const PosePart& part : pose.parts) {
     Vec3 lo{1e30f, 1e30f, 1e30f}, hi{-1e30f, -1e30f, -1e30f};

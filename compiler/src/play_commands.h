@@ -157,6 +157,11 @@ Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
 // inverse bind, both 16 floats column-major; `positions` are each part's vertices in the
 // glTF scene's space (CPU-skinned, placed by their node's joint, or static) in the source
 // accessor's order, as [x, y, z] (null for an accessor vertex no part vertex comes from).
+// Morph targets (pack format 5): the rig's sets come as "morph_weights": [{"set",
+// "targets", "weights"}] (the pose's weights, after the clips and game overrides; absent
+// without sets), and a part with a morph set adds "morph_set" (its index there) and
+// "morphed": its morphed positions before skinning or placing (bind or node space), in the
+// same order; its "positions" are those morphed positions skinned (morph, then skin).
 // Floats print with
 // %.9g, which round-trips; strings are JSON-escaped (control characters, DEL and bytes
 // that are not UTF-8 as \u00NN). The object is posed at `tick` directly (constant time).

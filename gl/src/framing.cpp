@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "animpack/morph.h"
 #include "animpack/skinning.h"
 
 namespace animpack::gl {
@@ -16,6 +17,17 @@ void grow(Box& b, Vec3 p) {
   if (!finite(p)) return;
   b.lo = {std::min(b.lo.x, p.x), std::min(b.lo.y, p.y), std::min(b.lo.z, p.z)};
   b.hi = {std::max(b.hi.x, p.x), std::max(b.hi.y, p.y), std::max(b.hi.z, p.z)};
+}
+
+// The weights of a part's morph set out of its object's posed weights (empty: none).
+std::span<const float> part_morph_weights(const Pack& pack, const MeshInfo& mesh,
+                                          const PartInfo& part, std::span<const float> weights) {
+  if (part.morph_set < 0 || mesh.rig < 0 || weights.empty()) return {};
+  const std::span<const MorphSet> sets = pack.rig(mesh.rig).morph_sets();
+  if (static_cast<size_t>(part.morph_set) >= sets.size()) return {};
+  const MorphSet& set = sets[static_cast<size_t>(part.morph_set)];
+  if (size_t{set.first} + set.size() > weights.size()) return {};
+  return weights.subspan(set.first, set.size());
 }
 
 }  // namespace
@@ -43,7 +55,7 @@ Camera frame_box(const Box& box, float aspect, const FramingOptions& options) {
 
 Box posed_box(const Pack& pack, const Posed& posed) {
   Box box;
-  std::vector<Vec3> skinned;
+  std::vector<Vec3> skinned, morphed;
   for (const PosedObject& o : posed.objects) {
     if (o.object < 0 || static_cast<size_t>(o.object) >= pack.objects().size()) continue;
     if (o.mesh < 0) {
@@ -62,13 +74,26 @@ Box posed_box(const Pack& pack, const Posed& posed) {
       if (!streams) continue;
       Mat4 m = o.model;
       std::span<const Vec3> positions = streams->positions;
-      if (info.joint >= 0 && static_cast<size_t>(info.joint) < o.palette.size()) {
-        m = mul_affine(o.model, o.palette[static_cast<size_t>(info.joint)]);
-      } else if (info.skinned && !o.palette.empty()) {
+      const std::span<const float> weights = part_morph_weights(pack, mesh, info, o.morph_weights);
+      const bool morph = !weights.empty() && streams->morph.targets == weights.size();
+      if (info.skinned && !o.palette.empty()) {
         skinned.resize(positions.size());
-        const SkinInput in{positions, {}, {}, streams->joints, streams->weights};
+        SkinInput in{positions,        {}, {}, streams->joints, streams->weights, streams->joints1,
+                     streams->weights1};
+        if (morph) {
+          in.morph = streams->morph;
+          in.morph_weights = weights;
+        }
         if (!skin(in, o.palette, {skinned, {}, {}})) continue;
         positions = skinned;
+      } else if (morph) {
+        morphed.resize(positions.size());
+        const MorphInput in{positions, {}, {}, streams->morph, weights};
+        if (!apply_morph(in, {morphed, {}, {}})) continue;
+        positions = morphed;
+      }
+      if (!info.skinned && info.joint >= 0 && static_cast<size_t>(info.joint) < o.palette.size()) {
+        m = mul_affine(o.model, o.palette[static_cast<size_t>(info.joint)]);
       }
       for (const Vec3& p : positions) grow(box, transform_point(m, p));
     }

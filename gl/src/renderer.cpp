@@ -253,8 +253,12 @@ struct DrawProgram {
   GLint base_color = -1, terms = -1, emissive = -1, alpha_mode = -1, alpha_cutoff = -1;
   GLint has_tangents = -1, slot_on = -1, slot_uv = -1, slot_row0 = -1, slot_row1 = -1;
   GLint light = -1, ambient = -1, eye = -1, orthographic = -1, to_eye = -1;
+  GLint eight = -1, morph = -1, morph_blocks = -1;
 
   void locate() {
+    eight = glGetUniformLocation(program, "u_eight");
+    morph = glGetUniformLocation(program, "u_morph");
+    morph_blocks = glGetUniformLocation(program, "u_morph_blocks");
     model = glGetUniformLocation(program, "u_model");
     previous_model = glGetUniformLocation(program, "u_previous_model");
     view_proj = glGetUniformLocation(program, "u_view_proj");
@@ -282,6 +286,28 @@ struct DrawProgram {
     to_eye = glGetUniformLocation(program, "u_to_eye");
   }
 };
+
+// A pose's morph weights: empty, or one per target of the mesh (and finite).
+Result<void> check_pose_weights(const InstancePose& p, uint32_t targets, size_t i) {
+  if ((!p.morph_weights.empty() || !p.previous_morph_weights.empty()) && targets == 0) {
+    return Error::make(ErrorCode::kInvalidArgument,
+                       "set_poses: pose %zu: morph weights for a mesh without targets", i);
+  }
+  if ((!p.morph_weights.empty() && p.morph_weights.size() != targets) ||
+      (!p.previous_morph_weights.empty() &&
+       (p.previous_morph_weights.size() != targets || p.morph_weights.empty()))) {
+    return Error::make(ErrorCode::kSizeMismatch,
+                       "set_poses: pose %zu: %zu morph weights (%zu previous) for %u targets", i,
+                       p.morph_weights.size(), p.previous_morph_weights.size(), targets);
+  }
+  for (std::span<const float> w : {p.morph_weights, p.previous_morph_weights}) {
+    if (!w.empty() && !finite(w.data(), w.size())) {
+      return Error::make(ErrorCode::kInvalidArgument, "set_poses: pose %zu: a non-finite weight",
+                         i);
+    }
+  }
+  return ok();
+}
 
 }  // namespace
 
@@ -363,8 +389,15 @@ struct Renderer::Impl {
     GLuint vao = 0, vbo = 0, ebo = 0;
     uint32_t vertex_count = 0, index_count = 0;
     bool skinned = false;
+    bool eight = false;  // eight influences: two record slots per vertex
     uint32_t first_record = 0;
+    uint32_t record_slots = 0;
     uint32_t joint_count = 0;
+    // Morph targets: the deltas' own storage buffer and its position, normal and tangent
+    // blocks' first units (-1: none).
+    uint32_t morph_targets = 0;
+    GLuint morph_buffer = 0;
+    int morph_blocks[3] = {-1, -1, -1};
     uint32_t users = 0;
     bool has_tangents = false;
     Vec3 center;  // of the positions' box: BLEND instances sort by it
@@ -382,6 +415,9 @@ struct Renderer::Impl {
     InstanceDesc desc;
     int64_t pose = -1;  // first palette matrix of the current pose, or -1
     int64_t previous_pose = -1;
+    // First current and previous morph weight in the weights buffer, or -1 (base shape).
+    int64_t weights = -1;
+    int64_t previous_weights = -1;
     uint32_t stamp = 0;  // set_poses duplicate check
   };
 
@@ -392,6 +428,12 @@ struct Renderer::Impl {
   std::vector<Texture> textures;
   std::vector<Instance> instances;
   std::vector<Mat4> palettes;  // set_poses's staging
+  // Morph weights: set_poses's staging and the storage buffer (binding 2) it fills, which
+  // only grows; a small empty buffer stands at bindings 1 and 2 when nothing else does.
+  std::vector<float> weights;
+  GLuint weights_buffer = 0, empty_buffer = 0;
+  uint64_t weights_bytes = 0;
+  uint64_t max_block = 0;  // GL_MAX_SHADER_STORAGE_BLOCK_SIZE
   uint32_t stamp = 0;
   GLuint white = 0;
   // Sampler objects: one per distinct Sampler with and without mipmaps (made on first
@@ -422,7 +464,10 @@ struct Renderer::Impl {
       glDeleteVertexArrays(1, &m.vao);
       glDeleteBuffers(1, &m.vbo);
       glDeleteBuffers(1, &m.ebo);
+      if (m.morph_buffer != 0) glDeleteBuffers(1, &m.morph_buffer);
     }
+    glDeleteBuffers(1, &weights_buffer);
+    glDeleteBuffers(1, &empty_buffer);
     for (Texture& t : textures) {
       if (t.used) glDeleteTextures(1, &t.texture);
     }
@@ -517,6 +562,41 @@ struct Renderer::Impl {
         (!m.colors.empty() && !finite(&m.colors[0].x, 4 * n))) {
       return Error::make(ErrorCode::kInvalidArgument, "a vertex stream holds a non-finite value");
     }
+    return check_morph(m.morph, n);
+  }
+
+  Result<void> check_morph(const MorphDeltas& d, size_t n) const {
+    const std::span<const Vec3> streams[3] = {d.positions, d.normals, d.tangents};
+    if (d.targets == 0) {
+      for (std::span<const Vec3> s : streams) {
+        if (!s.empty()) {
+          return Error::make(ErrorCode::kSizeMismatch, "morph deltas without targets");
+        }
+      }
+      return ok();
+    }
+    if (d.targets > kMaxMorphTargets) {
+      return Error::make(ErrorCode::kInvalidArgument, "%u morph targets: over %u", d.targets,
+                         kMaxMorphTargets);
+    }
+    uint64_t units = 0;
+    for (std::span<const Vec3> s : streams) {
+      if (s.empty()) continue;
+      if (s.size() != size_t{d.targets} * n) {
+        return Error::make(ErrorCode::kSizeMismatch,
+                           "%zu morph deltas in a stream for %u targets of %zu vertices", s.size(),
+                           d.targets, n);
+      }
+      if (!finite(&s[0].x, 3 * s.size())) {
+        return Error::make(ErrorCode::kInvalidArgument, "a morph delta is not finite");
+      }
+      units += s.size();
+    }
+    if (units * 16 > max_block || units > uint64_t{INT32_MAX}) {
+      return Error::make(ErrorCode::kInvalidArgument,
+                         "%llu morph delta bytes pass the storage block limit",
+                         static_cast<unsigned long long>(units * 16));
+    }
     return ok();
   }
 
@@ -569,8 +649,10 @@ struct Renderer::Impl {
     const size_t n = m.positions.size();
     uint32_t joint_count = 0;
     if (skin != nullptr) {
-      for (const JointIndices& j : skin->joints) {
-        for (uint16_t k : j.j) joint_count = std::max<uint32_t>(joint_count, uint32_t{k} + 1);
+      for (std::span<const JointIndices> set : {skin->joints, skin->joints1}) {
+        for (const JointIndices& j : set) {
+          for (uint16_t k : j.j) joint_count = std::max<uint32_t>(joint_count, uint32_t{k} + 1);
+        }
       }
     }
     std::vector<float> vertices(n * kFloatsPerVertex);
@@ -631,11 +713,81 @@ struct Renderer::Impl {
     }
     if (skin != nullptr) {
       mesh->skinned = true;
+      mesh->eight = !skin->joints1.empty();
       mesh->joint_count = joint_count;
-      mesh->first_record = store.add_records(skin->joints, skin->weights);
+      mesh->record_slots = static_cast<uint32_t>(mesh->eight ? 2 * n : n);
+      mesh->first_record =
+          store.add_records(skin->joints, skin->weights, skin->joints1, skin->weights1);
     }
+    if (m.morph.targets > 0) upload_morph(*mesh, m.morph);
     if (auto r = context->check_errors("upload_mesh"); !r) return r.error();
     return MeshHandle{handle};
+  }
+
+  // The deltas in the mesh's own buffer: the present streams' blocks, one after another,
+  // each target-major with one 16-byte unit (xyz, 0) per delta.
+  void upload_morph(Mesh& mesh, const MorphDeltas& d) {
+    mesh.morph_targets = d.targets;
+    const std::span<const Vec3> streams[3] = {d.positions, d.normals, d.tangents};
+    size_t units = 0;
+    for (int k = 0; k < 3; ++k) {
+      if (streams[k].empty()) continue;
+      mesh.morph_blocks[k] = static_cast<int>(units);
+      units += streams[k].size();
+    }
+    std::vector<float> data(std::max<size_t>(units, 1) * 4, 0.0f);
+    for (int k = 0; k < 3; ++k) {
+      if (mesh.morph_blocks[k] < 0) continue;
+      float* out = &data[static_cast<size_t>(mesh.morph_blocks[k]) * 4];
+      for (size_t i = 0; i < streams[k].size(); ++i) {
+        out[4 * i] = streams[k][i].x;
+        out[4 * i + 1] = streams[k][i].y;
+        out[4 * i + 2] = streams[k][i].z;
+      }
+    }
+    glCreateBuffers(1, &mesh.morph_buffer);
+    glNamedBufferStorage(mesh.morph_buffer, static_cast<GLsizeiptr>(data.size() * sizeof(float)),
+                         data.data(), 0);
+  }
+
+  // The skinning and morph uniforms of an instance of `mesh` (u_skin: record -1 for a
+  // static mesh), and its deltas bound at binding 1.
+  void set_vertex_uniforms(const DrawProgram& p, const Mesh& mesh, const Instance& inst) {
+    int skin[4] = {-1, 0, 0, 0};
+    if (mesh.skinned) {
+      skin[0] = store.record_unit(mesh.first_record);
+      if (inst.pose >= 0) {
+        skin[1] = store.palette_unit(static_cast<uint32_t>(inst.pose));
+        skin[2] = store.palette_unit(static_cast<uint32_t>(inst.previous_pose));
+        skin[3] = 1;
+      }
+    }
+    glProgramUniform4iv(p.program, p.skin, 1, skin);
+    glProgramUniform1i(p.program, p.eight, mesh.eight ? 1 : 0);
+    int morph[4] = {0, static_cast<int>(mesh.vertex_count), 0, 0};
+    if (mesh.morph_targets > 0 && inst.weights >= 0) {
+      morph[0] = static_cast<int>(mesh.morph_targets);
+      morph[2] = static_cast<int>(inst.weights);
+      morph[3] = static_cast<int>(inst.previous_weights);
+    }
+    glProgramUniform4iv(p.program, p.morph, 1, morph);
+    glProgramUniform3iv(p.program, p.morph_blocks, 1, mesh.morph_blocks);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1,
+                     mesh.morph_buffer != 0 ? mesh.morph_buffer : empty_buffer);
+  }
+
+  // Writes the staged weights into their buffer, remade (at least doubled) when short.
+  void write_weights() {
+    const uint64_t bytes = uint64_t{weights.size()} * sizeof(float);
+    if (bytes == 0) return;
+    if (bytes > weights_bytes) {
+      if (weights_buffer != 0) glDeleteBuffers(1, &weights_buffer);
+      weights_bytes = std::max<uint64_t>({bytes, weights_bytes * 2, 1024});
+      glCreateBuffers(1, &weights_buffer);
+      glNamedBufferData(weights_buffer, static_cast<GLsizeiptr>(weights_bytes), nullptr,
+                        GL_DYNAMIC_DRAW);
+    }
+    glNamedBufferSubData(weights_buffer, 0, static_cast<GLsizeiptr>(bytes), weights.data());
   }
 
   void ensure_target(uint32_t w, uint32_t h) {
@@ -673,16 +825,7 @@ struct Renderer::Impl {
     float nm[9];
     normal_matrix(d.model, nm);
     glProgramUniformMatrix3fv(p.program, p.normal_matrix, 1, GL_FALSE, nm);
-    int skin[4] = {-1, 0, 0, 0};
-    if (mesh.skinned) {
-      skin[0] = store.record_unit(mesh.first_record);
-      if (inst.pose >= 0) {
-        skin[1] = store.palette_unit(static_cast<uint32_t>(inst.pose));
-        skin[2] = store.palette_unit(static_cast<uint32_t>(inst.previous_pose));
-        skin[3] = 1;
-      }
-    }
-    glProgramUniform4iv(p.program, p.skin, 1, skin);
+    set_vertex_uniforms(p, mesh, inst);
     if (p.id >= 0) glProgramUniform1ui(p.program, p.id, d.id);
     glProgramUniform4f(p.program, p.uv_rect, d.uv.u0, d.uv.v0, d.uv.u1 - d.uv.u0,
                        d.uv.v1 - d.uv.v0);
@@ -825,7 +968,11 @@ Result<Renderer> Renderer::create(Context* context) {
 
   GLint64 max_block = 0;
   glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
-  im.store.init(static_cast<uint64_t>(std::max<GLint64>(max_block, 1 << 16)));
+  im.max_block = static_cast<uint64_t>(std::max<GLint64>(max_block, 1 << 16));
+  im.store.init(im.max_block);
+  const float nothing[4] = {0, 0, 0, 0};
+  glCreateBuffers(1, &im.empty_buffer);
+  glNamedBufferStorage(im.empty_buffer, sizeof nothing, nothing, 0);
 
   const uint8_t white[4] = {255, 255, 255, 255};
   glCreateTextures(GL_TEXTURE_2D, 1, &im.white);
@@ -864,10 +1011,16 @@ Result<MeshHandle> Renderer::upload_skinned_mesh(const MeshData& mesh, const Ski
     return Error::make(ErrorCode::kSizeMismatch, "%zu positions but %zu joints and %zu weights", n,
                        skin.joints.size(), skin.weights.size());
   }
-  if (!finite(&skin.weights[0].x, 4 * n)) {
+  const bool eight = !skin.joints1.empty() || !skin.weights1.empty();
+  if (eight && (skin.joints1.size() != n || skin.weights1.size() != n)) {
+    return Error::make(ErrorCode::kSizeMismatch,
+                       "%zu positions but %zu joints1 and %zu weights1 (eight influences)", n,
+                       skin.joints1.size(), skin.weights1.size());
+  }
+  if (!finite(&skin.weights[0].x, 4 * n) || (eight && !finite(&skin.weights1[0].x, 4 * n))) {
     return Error::make(ErrorCode::kInvalidArgument, "a skin weight is not finite");
   }
-  if (!impl_->store.fits_records(n)) {
+  if (!impl_->store.fits_records(eight ? 2 * n : n)) {
     return Error::make(ErrorCode::kInvalidArgument,
                        "%zu more skin records would pass the storage block limit", n);
   }
@@ -886,7 +1039,8 @@ Result<void> Renderer::release_mesh(MeshHandle handle) {
     return Error::make(ErrorCode::kInvalidArgument, "release_mesh: %u instances still use it",
                        mesh->users);
   }
-  if (mesh->skinned) impl_->store.release_records(mesh->first_record, mesh->vertex_count);
+  if (mesh->skinned) impl_->store.release_records(mesh->first_record, mesh->record_slots);
+  if (mesh->morph_buffer != 0) glDeleteBuffers(1, &mesh->morph_buffer);
   glDeleteVertexArrays(1, &mesh->vao);
   glDeleteBuffers(1, &mesh->vbo);
   glDeleteBuffers(1, &mesh->ebo);
@@ -1009,7 +1163,7 @@ Result<void> Renderer::set_poses(std::span<const InstancePose> poses) {
   Impl& im = *impl_;
   // Check everything first: a refused call changes nothing.
   const uint32_t stamp = ++im.stamp == 0 ? ++im.stamp : im.stamp;
-  uint64_t matrices = 0;
+  uint64_t matrices = 0, weights = 0;
   for (size_t i = 0; i < poses.size(); ++i) {
     const InstancePose& p = poses[i];
     Impl::Instance* inst = Impl::find(im.instances, p.instance.value);
@@ -1018,15 +1172,25 @@ Result<void> Renderer::set_poses(std::span<const InstancePose> poses) {
                          "set_poses: pose %zu: handle %u names nothing", i, p.instance.value);
     }
     const Impl::Mesh& mesh = *Impl::find(im.meshes, inst->desc.mesh.value);
-    if (!mesh.skinned) {
+    if (!mesh.skinned && mesh.morph_targets == 0) {
       return Error::make(ErrorCode::kInvalidArgument,
-                         "set_poses: pose %zu: the instance's mesh is not skinned", i);
+                         "set_poses: pose %zu: the instance's mesh is neither skinned nor morphed",
+                         i);
     }
     if (inst->stamp == stamp) {
       return Error::make(ErrorCode::kInvalidArgument, "set_poses: pose %zu: instance posed twice",
                          i);
     }
     inst->stamp = stamp;
+    if (auto r = check_pose_weights(p, mesh.morph_targets, i); !r) return r;
+    weights += p.morph_weights.size() + p.previous_morph_weights.size();
+    if (!mesh.skinned) {
+      if (!p.joints.empty() || !p.previous.empty()) {
+        return Error::make(ErrorCode::kInvalidArgument,
+                           "set_poses: pose %zu: joints for a mesh without a skin", i);
+      }
+      continue;
+    }
     if (p.joints.size() < mesh.joint_count) {
       return Error::make(ErrorCode::kBadJointIndex,
                          "set_poses: pose %zu has %zu joints, its mesh names %u", i,
@@ -1050,10 +1214,29 @@ Result<void> Renderer::set_poses(std::span<const InstancePose> poses) {
                        "set_poses: %llu palette matrices pass the storage block limit",
                        static_cast<unsigned long long>(matrices));
   }
-  for (Impl::Instance& inst : im.instances) inst.pose = inst.previous_pose = -1;
+  if (weights * sizeof(float) > im.max_block) {
+    return Error::make(ErrorCode::kInvalidArgument,
+                       "set_poses: %llu morph weights pass the storage block limit",
+                       static_cast<unsigned long long>(weights));
+  }
+  for (Impl::Instance& inst : im.instances) {
+    inst.pose = inst.previous_pose = -1;
+    inst.weights = inst.previous_weights = -1;
+  }
   im.palettes.clear();
+  im.weights.clear();
   for (const InstancePose& p : poses) {
     Impl::Instance* inst = Impl::find(im.instances, p.instance.value);
+    if (!p.morph_weights.empty()) {
+      inst->weights = inst->previous_weights = static_cast<int64_t>(im.weights.size());
+      im.weights.insert(im.weights.end(), p.morph_weights.begin(), p.morph_weights.end());
+      if (!p.previous_morph_weights.empty()) {
+        inst->previous_weights = static_cast<int64_t>(im.weights.size());
+        im.weights.insert(im.weights.end(), p.previous_morph_weights.begin(),
+                          p.previous_morph_weights.end());
+      }
+    }
+    if (p.joints.empty()) continue;  // a morphed mesh without a skin
     inst->pose = static_cast<int64_t>(im.palettes.size());
     im.palettes.insert(im.palettes.end(), p.joints.begin(), p.joints.end());
     if (p.previous.empty()) {
@@ -1064,6 +1247,7 @@ Result<void> Renderer::set_poses(std::span<const InstancePose> poses) {
     }
   }
   im.store.set_palettes(im.palettes);
+  im.write_weights();
   return im.context->check_errors("set_poses");
 }
 
@@ -1098,6 +1282,8 @@ Result<void> Renderer::render(const View& view) {
   glClearNamedFramebufferfv(im.fbo, GL_DEPTH, 0, &far_depth);
 
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, im.store.buffer());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2,
+                   im.weights_buffer != 0 ? im.weights_buffer : im.empty_buffer);
   const float viewport[2] = {static_cast<float>(view.width), static_cast<float>(view.height)};
   const Vec3 light = normalize(view.light_direction);
   const Vec3 to_eye = normalize(view.camera.eye - view.camera.target);
@@ -1239,8 +1425,9 @@ Result<void> Renderer::capture_skinned(InstanceHandle handle, const SkinOutput& 
                        handle.value);
   }
   const Impl::Mesh& mesh = *Impl::find(im.meshes, inst->desc.mesh.value);
-  if (!mesh.skinned) {
-    return Error::make(ErrorCode::kInvalidArgument, "capture_skinned: the mesh is not skinned");
+  if (!mesh.skinned && mesh.morph_targets == 0) {
+    return Error::make(ErrorCode::kInvalidArgument,
+                       "capture_skinned: the mesh is neither skinned nor morphed");
   }
   const size_t n = mesh.vertex_count;
   for (size_t size :
@@ -1258,17 +1445,13 @@ Result<void> Renderer::capture_skinned(InstanceHandle handle, const SkinOutput& 
     im.xfb_bytes = bytes;
   }
   const DrawProgram& p = im.capture;
-  int skin[4] = {im.store.record_unit(mesh.first_record), 0, 0, 0};
-  if (inst->pose >= 0) {
-    skin[1] = im.store.palette_unit(static_cast<uint32_t>(inst->pose));
-    skin[2] = im.store.palette_unit(static_cast<uint32_t>(inst->previous_pose));
-    skin[3] = 1;
-  }
-  glProgramUniform4iv(p.program, p.skin, 1, skin);
+  im.set_vertex_uniforms(p, mesh, *inst);
   glUseProgram(p.program);
   glBindFramebuffer(GL_FRAMEBUFFER, im.empty_fbo);  // surfaceless: no default framebuffer
   glViewport(0, 0, 1, 1);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, im.store.buffer());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2,
+                   im.weights_buffer != 0 ? im.weights_buffer : im.empty_buffer);
   glTransformFeedbackBufferRange(im.xfb, 0, im.xfb_buffer, 0, static_cast<GLsizeiptr>(bytes));
   glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, im.xfb);
   glEnable(GL_RASTERIZER_DISCARD);

@@ -102,6 +102,10 @@ struct SceneRenderer::Impl {
     Drawn card;                // the default card (a sprite without a mesh)
     Mat4 previous_model;
     bool has_previous = false;
+    // The morph weights of this draw and the previous one (motion vectors), swapped after
+    // each draw; their capacity stays, so a steady scene allocates nothing.
+    std::vector<float> weights, previous_weights;
+    bool has_previous_weights = false;
   };
 
   Renderer* renderer = nullptr;
@@ -194,6 +198,15 @@ struct SceneRenderer::Impl {
                            "posed object %d: %zu previous matrices for %zu joints", o.object,
                            o.previous_palette.size(), o.palette.size());
       }
+      if (o.mesh >= 0 && !o.morph_weights.empty()) {
+        const MeshInfo& mesh = pack->meshes()[static_cast<size_t>(o.mesh)];
+        const size_t count = mesh.rig >= 0 ? pack->rig(mesh.rig).morph_weight_count() : 0;
+        if (o.morph_weights.size() != count) {
+          return Error::make(ErrorCode::kSizeMismatch,
+                             "posed object %d: %zu morph weights, its rig has %zu", o.object,
+                             o.morph_weights.size(), count);
+        }
+      }
       if (o.mesh < 0 || o.palette.empty()) continue;
       const MeshInfo& mesh = pack->meshes()[static_cast<size_t>(o.mesh)];
       if (mesh.rig >= 0) {
@@ -280,9 +293,11 @@ Result<SceneRenderer> SceneRenderer::create(Renderer* renderer, const Pack* pack
     MeshData data{st.positions, st.normals, st.tangents, uvs, st.indices};
     data.texcoords1 = st.texcoords1;
     data.colors = st.colors;
-    Result<MeshHandle> mesh = pack->parts()[p].skinned
-                                  ? renderer->upload_skinned_mesh(data, {st.joints, st.weights})
-                                  : renderer->upload_mesh(data);
+    data.morph = st.morph;
+    Result<MeshHandle> mesh =
+        pack->parts()[p].skinned
+            ? renderer->upload_skinned_mesh(data, {st.joints, st.weights, st.joints1, st.weights1})
+            : renderer->upload_mesh(data);
     if (!mesh) return mesh.error();
     im.part_meshes.push_back(*mesh);
   }
@@ -341,6 +356,11 @@ Result<void> SceneRenderer::draw(const Posed& posed, const View& view) {
     const Mat4 previous_model = obj.has_previous ? obj.previous_model : po.model;
     std::span<const Mat4> previous_palette =
         po.previous_palette.empty() ? po.palette : po.previous_palette;
+    obj.weights.assign(po.morph_weights.begin(), po.morph_weights.end());
+    const std::vector<float>& previous_weights =
+        obj.has_previous_weights && obj.previous_weights.size() == obj.weights.size()
+            ? obj.previous_weights
+            : obj.weights;
     InstanceDesc desc;
     desc.id = object_id(po.object);
     desc.color = kColors[static_cast<size_t>(po.object) % std::size(kColors)];
@@ -372,8 +392,18 @@ Result<void> SceneRenderer::draw(const Posed& posed, const View& view) {
         }
         Impl::Drawn& d = obj.parts[static_cast<size_t>(k)];
         if (auto r = im.place(d, desc); !r) return r;
+        // The part's morph set's weights, when the object's pose has them.
+        std::span<const float> weights, previous;
+        if (part.morph_set >= 0 && !obj.weights.empty() && mesh.rig >= 0) {
+          const MorphSet& set =
+              im.pack->rig(mesh.rig).morph_sets()[static_cast<size_t>(part.morph_set)];
+          weights = std::span<const float>(obj.weights).subspan(set.first, set.size());
+          previous = std::span<const float>(previous_weights).subspan(set.first, set.size());
+        }
         if (part.skinned && !po.palette.empty()) {
-          im.poses.push_back({d.instance, po.palette, previous_palette});
+          im.poses.push_back({d.instance, po.palette, previous_palette, weights, previous});
+        } else if (!weights.empty() && !part.skinned) {
+          im.poses.push_back({d.instance, {}, {}, weights, previous});
         }
       }
     } else if (po.sprite_sheet >= 0 && im.options.cardless_sprites) {
@@ -399,6 +429,11 @@ Result<void> SceneRenderer::draw(const Posed& posed, const View& view) {
     drop(o.card);
   }
   if (auto r = im.renderer->set_poses(im.poses); !r) return r;
+  for (const PosedObject& po : posed.objects) {
+    Impl::Object& obj = im.objects[static_cast<size_t>(po.object)];
+    std::swap(obj.weights, obj.previous_weights);
+    obj.has_previous_weights = !obj.previous_weights.empty();
+  }
   return im.renderer->render(view);
 }
 

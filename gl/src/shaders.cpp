@@ -1,8 +1,11 @@
 // Linear blend skinning in the vertex stage, written to repeat the CPU skin()'s operation
 // order (runtime/src/skinning.cpp): each blended column is ((m0 w0 + m1 w1) + m2 w2) +
-// m3 w3, a point is ((c0 x + c1 y) + c2 z) + c3, a vector drops c3, and normal and tangent
-// are divided by sqrt((x x + y y) + z z). `precise` keeps the compiler from reordering
-// or fusing those operations (GLSL 4.50 §4.7).
+// m3 w3 (then + m4 w4 ... + m7 w7 for a vertex with eight influences, a weight of exactly
+// 0 adding nothing), a point is ((c0 x + c1 y) + c2 z) + c3, a vector drops c3, and normal
+// and tangent are divided by sqrt((x x + y y) + z z). Morph targets come first (morph.h's
+// rule, apply_morph()'s order): base + w0 d0, then + w1 d1, ..., zero weights skipped.
+// `precise` keeps the compiler from reordering or fusing those operations (GLSL 4.50
+// §4.7).
 #include "shaders.h"
 
 namespace animpack::gl::shaders {
@@ -13,13 +16,27 @@ const char* const kWithoutMotion = "const bool kMotion = false;\n";
 
 const char* const kSkinCommon = R"glsl(
 // The skin store: 16-byte units. A skinned mesh's vertex v has two units at
-// u_skin.x + 2 v: (joints 0|1 << 16, joints 2|3 << 16, 0, 0) and its four weights' bits.
-// A palette is one matrix per joint, four units (its columns) each.
+// u_skin.x + 2 v: (joints 0|1 << 16, joints 2|3 << 16, 0, 0) and its four weights' bits;
+// a mesh with eight influences (u_eight) has four at u_skin.x + 4 v: those two, then the
+// same for joints and weights 4 to 7. A palette is one matrix per joint, four units (its
+// columns) each.
 layout(std430, binding = 0) readonly buffer SkinStore { uvec4 units[]; } store;
+// The mesh's morph deltas (xyz of 16-byte units): target t's delta of vertex v for the
+// stream whose block starts at b is at b + t * u_morph.y + v.
+layout(std430, binding = 1) readonly buffer MorphDeltas { vec4 deltas[]; } morph;
+// Every posed instance's morph weights (the current, then the previous frame's).
+layout(std430, binding = 2) readonly buffer MorphWeights { float weights[]; } morph_weights;
 
 // x: the mesh's first record unit, or -1 for a static mesh; y, z: the first unit of the
 // current and previous palettes; w: 1 when posed, 0 for the bind pose.
 uniform ivec4 u_skin;
+// 1: the mesh's records hold eight influences.
+uniform int u_eight;
+// x: the mesh's target count (0: no morph, or the instance has no weights); y: its
+// vertex count; z, w: the first current and previous weight in morph_weights.
+uniform ivec4 u_morph;
+// The first delta unit of the position, normal and tangent blocks (-1: none).
+uniform ivec3 u_morph_blocks;
 
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
@@ -30,7 +47,7 @@ vec4 unit_vec4(int u) { return uintBitsToFloat(store.units[u]); }
 
 // The vertex's blended palette matrix (upper 3x4 block, as four columns).
 void blend(int palette, out vec4 out_c0, out vec4 out_c1, out vec4 out_c2, out vec4 out_c3) {
-  int record = u_skin.x + 2 * gl_VertexID;
+  int record = u_skin.x + (u_eight != 0 ? 4 : 2) * gl_VertexID;
   uvec4 j = store.units[record];
   vec4 w = uintBitsToFloat(store.units[record + 1]);
   int p0 = palette + 4 * int(j.x & 0xffffu);
@@ -53,6 +70,21 @@ void blend(int palette, out vec4 out_c0, out vec4 out_c1, out vec4 out_c2, out v
   c3 = c3 + unit_vec4(p1 + 3) * w.y;
   c3 = c3 + unit_vec4(p2 + 3) * w.z;
   c3 = c3 + unit_vec4(p3 + 3) * w.w;
+  if (u_eight != 0) {
+    // Influences 4 to 7 continue the same sums; a weight of 0 adds nothing (as the CPU).
+    uvec4 j1 = store.units[record + 2];
+    vec4 w1 = uintBitsToFloat(store.units[record + 3]);
+    for (int k = 0; k < 4; ++k) {
+      float wk = w1[k];
+      if (wk == 0.0) continue;
+      uint pair = k < 2 ? j1.x : j1.y;
+      int pk = palette + 4 * int((k & 1) == 0 ? pair & 0xffffu : pair >> 16);
+      c0 = c0 + unit_vec4(pk) * wk;
+      c1 = c1 + unit_vec4(pk + 1) * wk;
+      c2 = c2 + unit_vec4(pk + 2) * wk;
+      c3 = c3 + unit_vec4(pk + 3) * wk;
+    }
+  }
   out_c0 = c0;
   out_c1 = c1;
   out_c2 = c2;
@@ -75,28 +107,71 @@ vec3 skin_direction(vec4 c0, vec4 c1, vec4 c2, vec3 v) {
 
 bool posed() { return u_skin.x >= 0 && u_skin.w != 0; }
 
-// The vertex in mesh space under the current palette, and its position under the
-// previous one (kMotion; else, and when both palettes are one, the current position).
-// Unposed and static meshes keep their stored streams.
+// base + w0 d0 + w1 d1 + ... of the block at `block` (left to right; zero weights add
+// nothing), with the weights from `first`; moved: whether any delta was added.
+vec3 morph_stream(vec3 base, int block, int first, out bool moved) {
+  precise vec3 r = base;
+  moved = false;
+  if (block < 0) return r;
+  for (int t = 0; t < u_morph.x; ++t) {
+    float w = morph_weights.weights[first + t];
+    if (w == 0.0) continue;
+    precise vec3 d = morph.deltas[block + t * u_morph.y + gl_VertexID].xyz * w;
+    r = r + d;
+    moved = true;
+  }
+  return r;
+}
+
+// v / sqrt((x x + y y) + z z), as apply_morph() renormalises (v when of length 0).
+vec3 unit_direction(vec3 v) {
+  precise float len = sqrt((v.x * v.x + v.y * v.y) + v.z * v.z);
+  if (len == 0.0) return v;
+  precise float inv = 1.0 / len;
+  precise vec3 n = v * inv;
+  return n;
+}
+
+// The vertex in mesh space: morphed by the instance's weights (meshes with targets),
+// then skinned under the current palette; and its position under the previous weights
+// and palette (kMotion; else, and when both are the current ones, the current position).
+// Unposed meshes keep their stored streams; a morphed mesh that is not skinned has its
+// normal and tangent renormalised when a delta moved them, as apply_morph() does
+// (skinning renormalises otherwise).
 void skin_vertex(out vec3 position, out vec3 normal, out vec4 tangent, out vec3 previous) {
+  vec3 base = a_position, base_normal = a_normal;
+  vec4 base_tangent = a_tangent;
+  vec3 previous_base = a_position;
+  bool moved_normal = false, moved_tangent = false, moved = false;
+  if (u_morph.x > 0) {
+    base = morph_stream(a_position, u_morph_blocks.x, u_morph.z, moved);
+    base_normal = morph_stream(a_normal, u_morph_blocks.y, u_morph.z, moved_normal);
+    base_tangent = vec4(morph_stream(a_tangent.xyz, u_morph_blocks.z, u_morph.z, moved_tangent),
+                        a_tangent.w);
+    previous_base = base;
+    if (kMotion && u_morph.w != u_morph.z) {
+      previous_base = morph_stream(a_position, u_morph_blocks.x, u_morph.w, moved);
+    }
+  }
   if (!posed()) {
-    position = a_position;
-    normal = a_normal;
-    tangent = a_tangent;
-    previous = a_position;
+    position = base;
+    normal = moved_normal ? unit_direction(base_normal) : base_normal;
+    tangent = moved_tangent ? vec4(unit_direction(base_tangent.xyz), base_tangent.w)
+                            : base_tangent;
+    previous = previous_base;
     return;
   }
   vec4 c0, c1, c2, c3;
   blend(u_skin.y, c0, c1, c2, c3);
-  position = skin_point(c0, c1, c2, c3, a_position);
-  normal = skin_direction(c0, c1, c2, a_normal);
-  tangent = vec4(skin_direction(c0, c1, c2, a_tangent.xyz), a_tangent.w);
-  if (!kMotion || u_skin.z == u_skin.y) {
+  position = skin_point(c0, c1, c2, c3, base);
+  normal = skin_direction(c0, c1, c2, base_normal);
+  tangent = vec4(skin_direction(c0, c1, c2, base_tangent.xyz), base_tangent.w);
+  if (!kMotion || (u_skin.z == u_skin.y && u_morph.w == u_morph.z)) {
     previous = position;
     return;
   }
-  blend(u_skin.z, c0, c1, c2, c3);
-  previous = skin_point(c0, c1, c2, c3, a_position);
+  if (u_skin.z != u_skin.y) blend(u_skin.z, c0, c1, c2, c3);
+  previous = skin_point(c0, c1, c2, c3, previous_base);
 }
 )glsl";
 

@@ -61,9 +61,12 @@ void SkinStore::resize(uint32_t record_capacity, uint32_t palette_capacity) {
   }
 }
 
-uint32_t SkinStore::add_records(std::span<const JointIndices> joints,
-                                std::span<const Vec4> weights) {
-  const auto count = static_cast<uint32_t>(joints.size());
+uint32_t SkinStore::add_records(std::span<const JointIndices> joints, std::span<const Vec4> weights,
+                                std::span<const JointIndices> joints1,
+                                std::span<const Vec4> weights1) {
+  const bool eight = !joints1.empty();
+  const auto vertices = static_cast<uint32_t>(joints.size());
+  const uint32_t count = eight ? 2 * vertices : vertices;
   Result<uint32_t> first = records_.allocate(count);
   if (!first) {
     // Grow: at least double, and enough for this mesh at the end of the buffer.
@@ -78,14 +81,17 @@ uint32_t SkinStore::add_records(std::span<const JointIndices> joints,
     first = records_.allocate(count);
   }
   std::vector<uint32_t> words(size_t{count} * 8);
-  for (uint32_t v = 0; v < count; ++v) {
-    const JointIndices& j = joints[v];
-    uint32_t* w = &words[size_t{v} * 8];
+  auto put = [](uint32_t* w, const JointIndices& j, const Vec4& weight) {
     w[0] = uint32_t{j.j[0]} | (uint32_t{j.j[1]} << 16);
     w[1] = uint32_t{j.j[2]} | (uint32_t{j.j[3]} << 16);
     w[2] = 0;
     w[3] = 0;
-    std::memcpy(&w[4], &weights[v], sizeof(Vec4));
+    std::memcpy(&w[4], &weight, sizeof(Vec4));
+  };
+  const size_t stride = eight ? 16 : 8;
+  for (uint32_t v = 0; v < vertices; ++v) {
+    put(&words[v * stride], joints[v], weights[v]);
+    if (eight) put(&words[v * stride + 8], joints1[v], weights1[v]);
   }
   glNamedBufferSubData(buffer_, static_cast<GLintptr>(uint64_t{*first} * kRecordBytes),
                        static_cast<GLsizeiptr>(words.size() * 4), words.data());

@@ -2,7 +2,8 @@
 // per-vertex records, then every posed instance's palettes.
 //
 // Layout in 16-byte units: records first, two units per vertex (joints packed as 16-bit
-// pairs, then the four weights' bits), record_capacity() vertices of them; then the
+// pairs, then the four weights' bits; a mesh with eight influences takes two record slots
+// per vertex, the second set's two units after the first's), record_capacity() of them; then the
 // palettes, four units (columns) per matrix. Records are allocated with a FreeList; when
 // it has no room the buffer is remade larger, the records copied on the GPU and the
 // palettes written again from their CPU copy. Palettes are rewritten whole by
@@ -41,16 +42,20 @@ class SkinStore {
   // under the block size limit (checked before any GL call).
   bool fits_records(uint64_t vertices) const;
   bool fits_palettes(uint64_t matrices) const;
-  // Takes room for the records of `joints.size()` vertices and writes them; returns the
-  // first vertex. Preconditions: fits_records(joints.size()), sizes equal.
-  uint32_t add_records(std::span<const JointIndices> joints, std::span<const Vec4> weights);
-  // Frees records taken by add_records.
+  // Takes room for the records of `joints.size()` vertices (twice that with joints1 and
+  // weights1, eight influences) and writes them; returns the first record slot.
+  // Preconditions: fits_records(the slots), sizes equal (joints1 and weights1 empty or as
+  // long as joints).
+  uint32_t add_records(std::span<const JointIndices> joints, std::span<const Vec4> weights,
+                       std::span<const JointIndices> joints1 = {},
+                       std::span<const Vec4> weights1 = {});
+  // Frees record slots taken by add_records (count: the slots, 2 per vertex for eight).
   void release_records(uint32_t first, uint32_t count);
   // Replaces the palettes. Preconditions: fits_palettes(matrices.size()).
   void set_palettes(std::span<const Mat4> matrices);
 
   GLuint buffer() const { return buffer_; }
-  // The first unit of vertex `first`'s record and of palette matrix `matrix`.
+  // The first unit of record slot `first` and of palette matrix `matrix`.
   int record_unit(uint32_t first) const { return static_cast<int>(2 * first); }
   int palette_unit(uint32_t matrix) const {
     return static_cast<int>(2 * records_.capacity() + 4 * matrix);

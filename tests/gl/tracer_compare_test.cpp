@@ -7,7 +7,11 @@
 // - the cooked Fox (its 1024 x 1024 texture minified: GL filters its mipmaps
 //   trilinearly, the tracer level 0 bilinearly, so borders between the texture's colour
 //   regions differ): the mean difference within 3, 95% of the pixels within 12 (measured
-//   on llvmpipe: 1.07 and 9; the board: 0.03 and 1, worst 1).
+//   on llvmpipe: 1.07 and 9; the board: 0.03 and 1, worst 1);
+// - the morph pack (fixtures/morph_fixture.h: a column breathing by morph weights its clip
+//   keys, and a column of eight-influence vertices waving), played by the ScenePlayer:
+//   GL's vertex-stage morph and eight influences against the tracer's CPU skin(), the id
+//   silhouettes agreeing but for a few edge pixels and colours within 2 of 255.
 // ANIMPACK_TEST_PNG_DIR=dir writes each test's GL and traced frames and their difference.
 #include <gtest/gtest.h>
 
@@ -27,6 +31,7 @@
 #include "animpack/tracer/render.h"
 #include "animpack/tracer/stage.h"
 #include "corpus_pack.h"
+#include "fixtures/morph_fixture.h"
 #include "gl_test_support.h"
 #include "test_pack.h"
 
@@ -184,6 +189,47 @@ TEST_F(GlVersusTracerTextured, TheCookedFoxAgreesWithinTheStatedTolerance) {
   EXPECT_GT(c.compared, 4000u);
   EXPECT_LE(c.mean, 3.0);
   EXPECT_LE(c.p95, 12);
+}
+
+TEST_F(GlVersusTracerTextured, TheMorphAndEightInfluencePackAgreesWithItsTracedFrame) {
+  if (IsSkipped() || HasFatalFailure()) return;
+  load(write_pack(fixture::make_morph_pack()));
+  if (HasFatalFailure()) return;
+  auto player = ScenePlayer::create(&*pack, 60);
+  ASSERT_TRUE(player) << player.error().message();
+  for (int t = 0; t < 45; ++t) player->step();  // "Breathe" at 0.75 s: (0.75, 0.375)
+  const Posed& posed = player->posed();
+  ASSERT_EQ(posed.objects[0].morph_weights.size(), 2u);
+  EXPECT_NEAR(posed.objects[0].morph_weights[0], 0.75f, 0.02f);
+  EXPECT_NEAR(posed.objects[0].morph_weights[1], 0.375f, 0.02f);
+  Camera camera;
+  camera.orthographic = true;
+  camera.ortho_height = 5.5f;
+  camera.eye = {1, 2, 10};
+  camera.target = {1, 2, 0};
+  const Comparison c = compare(posed, camera, 160, 160);
+  EXPECT_GT(c.compared, 1500u);
+  EXPECT_LE(c.worst, 2);
+  // The silhouettes: ids differ only on a few edge pixels.
+  auto traced = trace::stage_posed(*pack, posed);
+  ASSERT_TRUE(traced);
+  trace::RenderOptions options;
+  options.width = options.height = 160;
+  options.camera = camera;
+  options.shadows = false;
+  options.samples = 1;
+  options.threads = 2;
+  auto frame = trace::render(*traced, options);
+  ASSERT_TRUE(frame);
+  const std::vector<uint32_t> gl_ids = *renderer->read_ids();
+  size_t differ = 0, covered = 0;
+  for (size_t i = 0; i < gl_ids.size(); ++i) {
+    differ += gl_ids[i] != frame->ids[i] ? 1 : 0;
+    covered += gl_ids[i] != kNoId ? 1 : 0;
+  }
+  EXPECT_GT(covered, 2000u);
+  EXPECT_LE(differ, covered / 100 + 4) << differ << " of " << covered;
+  std::printf("morph pack: %zu of %zu covered pixels differ in id\n", differ, covered);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "animpack/morph.h"
 #include "animpack/skinning.h"
 #include "animpack/tracer/shading.h"
 
@@ -443,6 +444,18 @@ Result<TextureRef> resolve(const TextureSlot& slot, TextureOf& texture_of) {
 // The determinant of m's upper 3x3: negative when m mirrors (and so flips the winding).
 float determinant3(const Mat4& m) { return dot(column(m, 0), cross(column(m, 1), column(m, 2))); }
 
+// The weights of a part's morph set out of its object's posed weights (pack format 5);
+// empty when the part has no morph set or the snapshot no weights (the base shape).
+std::span<const float> part_morph_weights(const Pack& pack, const MeshInfo& mesh,
+                                          const PartInfo& part, std::span<const float> weights) {
+  if (part.morph_set < 0 || mesh.rig < 0 || weights.empty()) return {};
+  const std::span<const MorphSet> sets = pack.rig(mesh.rig).morph_sets();
+  if (static_cast<size_t>(part.morph_set) >= sets.size()) return {};
+  const MorphSet& set = sets[static_cast<size_t>(part.morph_set)];
+  if (size_t{set.first} + set.size() > weights.size()) return {};
+  return weights.subspan(set.first, set.size());
+}
+
 }  // namespace
 
 Result<TraceScene> stage_posed(const Pack& pack, const Posed& posed, const StageOptions& options) {
@@ -605,19 +618,38 @@ Result<TraceScene> stage_posed(const Pack& pack, const Posed& posed, const Stage
       std::span<const Vec3> pos = s->positions, nrm = s->normals;
       std::span<const Vec4> tan = s->tangents;
       Mat4 m = o.model;
+      // Morph targets first (the CPU reference's order: morph, then skin or place).
+      const std::span<const float> weights = part_morph_weights(pack, mesh, part, o.morph_weights);
+      const bool morphed = !weights.empty() && s->morph.targets == weights.size();
       if (part.skinned && !o.palette.empty()) {
         skinned.resize(pos.size());
         skinned_normals.resize(nrm.size());
         skinned_tangents.resize(tan.size());
-        if (auto r = skin({pos, nrm, tan, s->joints, s->weights}, o.palette,
-                          {skinned, skinned_normals, skinned_tangents});
+        SkinInput in{pos, nrm, tan, s->joints, s->weights, s->joints1, s->weights1};
+        if (morphed) {
+          in.morph = s->morph;
+          in.morph_weights = weights;
+        }
+        if (auto r = skin(in, o.palette, {skinned, skinned_normals, skinned_tangents}); !r) {
+          return r.error();
+        }
+        pos = skinned;
+        nrm = skinned_normals;
+        tan = skinned_tangents;
+      } else if (morphed) {
+        skinned.resize(pos.size());
+        skinned_normals.resize(nrm.size());
+        skinned_tangents.resize(tan.size());
+        if (auto r = apply_morph({pos, nrm, tan, s->morph, weights},
+                                 {skinned, skinned_normals, skinned_tangents});
             !r) {
           return r.error();
         }
         pos = skinned;
         nrm = skinned_normals;
         tan = skinned_tangents;
-      } else if (part.joint >= 0 && !o.palette.empty()) {
+      }
+      if (!part.skinned && part.joint >= 0 && !o.palette.empty()) {
         if (static_cast<size_t>(part.joint) >= o.palette.size()) {
           return Error::make(ErrorCode::kBadJointIndex,
                              "posed snapshot: part %d rides joint %d of a palette of %zu",

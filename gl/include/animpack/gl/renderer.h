@@ -17,10 +17,12 @@
 // The skin store is one shader storage buffer: every skinned mesh's per-vertex records
 // (four 16-bit joints and four float weights, 32 bytes), allocated with a free list,
 // then every posed instance's current and previous palettes, rewritten by set_poses().
-// The vertex stage blends the four palette matrices of a vertex by its weights (summed in
-// joint order 0..3, as the CPU skin() does) and skins position, normal and tangent before
-// the instance's model matrix, in every pass of render(): a depth/ids/motion pass, then
-// the colour pass (depth-tested against it), then the BLEND instances (see render()).
+// The vertex stage morphs a vertex by its instance's weights (meshes with targets: the
+// deltas of each mesh in its own storage buffer, the weights in one buffer rewritten by
+// set_poses()), then blends the four (or eight) palette matrices of a vertex by its
+// weights (summed in joint order 0..7, as the CPU skin() does) and skins position, normal
+// and tangent before the instance's model matrix, in every pass of render(): a depth/ids/motion
+// pass, then the colour pass (depth-tested against it), then the BLEND instances (see render()).
 // The previous palette and previous model give each vertex its previous position: a
 // vertex that moved writes its motion in pixels, a still one writes exactly zero. The
 // colour pass shades materials with the model of docs/gl.md ("Shading").
@@ -87,6 +89,11 @@ struct MeshData {
   std::span<const uint32_t> indices;      // triangles: a multiple of 3, each < positions.size()
   std::span<const Vec2> texcoords1 = {};  // TEXCOORD_1, as uvs; missing: 0
   std::span<const Vec4> colors = {};      // COLOR_0, linear RGBA; missing: (1, 1, 1, 1)
+  // Morph targets (morph.h; the pack's PartStreams::morph): deltas target-major, each
+  // stream empty or morph.targets x positions entries, finite; at most kMaxMorphTargets.
+  // Uploaded once into the mesh's own storage buffer; an instance's weights (set_poses)
+  // morph it in the vertex stage before skinning.
+  MorphDeltas morph = {};
 };
 
 // How a texture is sampled (a glTF sampler). mag_filter is kNearest or kLinear.
@@ -148,6 +155,11 @@ struct MaterialDesc {
 struct SkinData {
   std::span<const JointIndices> joints;
   std::span<const Vec4> weights;  // finite; used as given (the cooker normalises them)
+  // Influences 5 to 8 (JOINTS_1/WEIGHTS_1): both empty, or one entry per position each.
+  // Such a mesh's records take twice the room; the vertex stage sums 0..7 (zero weights
+  // of the second set adding nothing, as skin() does).
+  std::span<const JointIndices> joints1 = {};
+  std::span<const Vec4> weights1 = {};
 };
 
 // One drawn copy of a mesh.
@@ -170,11 +182,16 @@ struct InstanceDesc {
 };
 
 // A skinned instance's palette for this frame and the previous one (motion vectors).
-// previous may be empty (= joints). Both views are copied by set_poses().
+// previous may be empty (= joints). An instance whose mesh has morph targets also takes
+// its weights (one per target, finite) and the previous frame's (empty: = morph_weights);
+// empty morph_weights draw the base shape. A mesh with targets but no skin is posed by its
+// weights alone (joints empty). Every view is copied by set_poses().
 struct InstancePose {
   InstanceHandle instance;
   std::span<const Mat4> joints;
   std::span<const Mat4> previous;
+  std::span<const float> morph_weights = {};
+  std::span<const float> previous_morph_weights = {};
 };
 
 // What render() draws: the camera (projection_matrix with aspect width / height), the
@@ -238,11 +255,13 @@ class Renderer {
   static Result<Renderer> create(Context* context);
 
   // A static mesh. kInvalidArgument for no positions or indices, more than
-  // kMaxMeshVertices, an index count not a multiple of 3, an index out of range or a
-  // non-finite position; kSizeMismatch for streams of other lengths.
+  // kMaxMeshVertices, an index count not a multiple of 3, an index out of range, a
+  // non-finite position or delta, more than kMaxMorphTargets targets or deltas over the
+  // storage block limit; kSizeMismatch for streams (deltas too) of other lengths.
   Result<MeshHandle> upload_mesh(const MeshData& mesh);
-  // A skinned mesh: upload_mesh's checks, plus joints and weights of the same length
-  // (kSizeMismatch) with finite weights (kInvalidArgument). Its records go into the skin
+  // A skinned mesh: upload_mesh's checks, plus joints and weights (and joints1 and
+  // weights1 when given) of the same length (kSizeMismatch) with finite weights
+  // (kInvalidArgument). Its records go into the skin
   // store (which grows, keeping what it holds, when its free list has no room).
   Result<MeshHandle> upload_skinned_mesh(const MeshData& mesh, const SkinData& skin);
   // Frees the mesh (its skin records return to the free list). kInvalidArgument when the
@@ -269,11 +288,15 @@ class Renderer {
   Result<void> update_instance(InstanceHandle instance, const InstanceDesc& desc);
   Result<void> destroy_instance(InstanceHandle instance);
 
-  // The poses of this frame: replaces every pose set before (a skinned instance not
-  // named draws its bind pose). All are checked before any is kept: kInvalidArgument for
-  // an instance naming nothing or not skinned, named twice, or a non-finite matrix;
-  // kBadJointIndex when joints has fewer matrices than the instance's mesh names;
-  // kSizeMismatch when previous is neither empty nor as long as joints.
+  // The poses of this frame: replaces every pose set before (a skinned or morphed
+  // instance not named draws its bind pose and base shape). All are checked before any is
+  // kept: kInvalidArgument for an instance naming nothing, neither skinned nor morphed,
+  // named twice, a non-finite matrix or weight, joints for a mesh without a skin, or
+  // weights for a mesh without targets; kBadJointIndex when a skinned mesh's joints has
+  // fewer matrices than it names; kSizeMismatch when previous is neither empty nor as long
+  // as joints, or morph weights (current or previous) neither empty nor one per target.
+  // Weights are staged in a buffer that only grows: a frame like the last allocates
+  // nothing.
   Result<void> set_poses(std::span<const InstancePose> poses);
 
   // Draws every visible instance into the renderer's own target (resized to the view):
@@ -301,8 +324,9 @@ class Renderer {
   // matrix): positions, and normals and tangents where out has room for them (empty
   // spans are skipped), and the positions under the previous palette into out_previous
   // (may be empty). Each non-empty span must have one entry per vertex (kSizeMismatch).
-  // An instance without a pose gives its bind pose. kInvalidArgument for a handle naming
-  // nothing or a static mesh.
+  // An instance without a pose gives its bind pose. A mesh with morph targets but no skin
+  // gives its morphed vertices (normals and tangents renormalised, as apply_morph()).
+  // kInvalidArgument for a handle naming nothing or a mesh neither skinned nor morphed.
   Result<void> capture_skinned(InstanceHandle instance, const SkinOutput& out,
                                std::span<Vec3> out_previous = {});
 
