@@ -134,8 +134,10 @@ class Cooker : public ClipSourceHost {
       // Through Assimp (import_assimp.h): a file Assimp cannot read is one problem, at the
       // scene key; the rest as the glTF import's.
       out_.inputs.push_back(path);
+      ImportOptions options;
+      options.max_influences = mesh.max_influences;
       ImportedModel model =
-          import_assimp(path, mesh.name, pack_source_name(scene_.folder, mesh.file));
+          import_assimp(path, mesh.name, pack_source_name(scene_.folder, mesh.file), options);
       for (const ImportIssue& issue : model.issues) {
         if (issue.error && issue.pointer.empty()) {
           f.failure = issue.message + " [" + issue.code + "]";
@@ -361,7 +363,8 @@ class Cooker : public ClipSourceHost {
   // rebuilt, and so checked again (Rig::create). A failure is a cooker bug (E0901): every
   // event time and clip was checked before.
   bool rebuild_rig(CookedRig& cooked, std::vector<Clip> clips, const std::string& why) {
-    Result<Rig> rig = Rig::create(cooked.rig.skeleton(), std::move(clips));
+    std::vector<MorphSet> sets(cooked.rig.morph_sets().begin(), cooked.rig.morph_sets().end());
+    Result<Rig> rig = Rig::create(cooked.rig.skeleton(), std::move(clips), std::move(sets));
     if (!rig) {
       sink_.report("E0901", file_, 0, 0,
                    "internal error: the rig rebuilt with " + why + " does not validate: " +
@@ -628,7 +631,8 @@ class Cooker : public ClipSourceHost {
       bool ok = true;
       for (const PendingAdditive& p : pending) {
         const Clip& source = cooked.rig.clips()[p.source];
-        Result<Clip> additive = make_additive_clip(source, cooked.rig.skeleton(), p.reference);
+        Result<Clip> additive =
+            make_additive_clip(source, cooked.rig.skeleton(), p.reference, cooked.rig.morph_sets());
         if (!additive) {
           sink_.report("E0901", file_, 0, 0,
                        "internal error: the additive version of clip " + quote(source.name()) +

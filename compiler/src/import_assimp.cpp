@@ -39,6 +39,7 @@
 
 #include "animpack/compiler/input_file.h"
 #include "animpack/compiler/mesh_generate.h"
+#include "import_internal.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define ANIMPACK_ASSIMP_NO_RLIMIT_AS 1
@@ -1062,7 +1063,7 @@ bool is_assimp_issue_code(std::string_view code) {
 }
 
 ImportedModel import_assimp(const fs::path& file, std::string_view mesh_name,
-                            std::string_view source_file) {
+                            std::string_view source_file, const ImportOptions& options) {
   ImportedModel out;
   out.mesh.name = std::string(mesh_name);
   out.mesh.source_file = std::string(source_file);
@@ -1103,6 +1104,26 @@ ImportedModel import_assimp(const fs::path& file, std::string_view mesh_name,
     throw;
   } catch (const std::exception& e) {
     return fail("ASSIMP_READ_FAILED", file.string() + ": " + e.what());
+  }
+  // max_influences below 8: the same reduction and note as the glTF import's.
+  const size_t keep = static_cast<size_t>(std::clamp(options.max_influences, 1, 8));
+  if (keep < 8 && out.ok()) {
+    import_detail::InfluenceReduction all;
+    for (CookedPart& part : out.mesh.parts) {
+      const import_detail::InfluenceReduction r = import_detail::reduce_part_influences(part, keep);
+      all.changed += r.changed;
+      all.largest_dropped = std::max(all.largest_dropped, r.largest_dropped);
+    }
+    if (all.changed > 0) {
+      char largest[32];
+      std::snprintf(largest, sizeof largest, "%.6g", all.largest_dropped);
+      out.issues.push_back(
+          {"", "INFLUENCES_REDUCED",
+           std::to_string(all.changed) + " vertices had more than " + std::to_string(keep) +
+               " influences and were reduced to their " + std::to_string(keep) +
+               " largest, renormalised; the largest weight dropped is " + largest + ".",
+           false, true});
+    }
   }
   return out;
 }

@@ -568,6 +568,27 @@ TEST(AssimpImport, KeepsTheEightLargestInfluencesRenormalised) {
       }
     }
     EXPECT_EQ(eight, corners);
+
+    // max_influences = 4: the four largest, renormalised, with the glTF import's note.
+    ImportOptions four;
+    four.max_influences = 4;
+    const ImportedModel reduced = import_assimp(file, "m", file.string(), four);
+    ASSERT_TRUE(reduced.ok()) << describe(reduced.issues);
+    const CookedPart& rp = reduced.mesh.parts[0];
+    EXPECT_TRUE(rp.joints1.empty() && rp.weights1.empty()) << "no second set is left";
+    for (size_t v = 0; v < rp.positions.size(); ++v) {
+      const double sum = static_cast<double>(rp.weights[v].x) + rp.weights[v].y + rp.weights[v].z +
+                         rp.weights[v].w;
+      EXPECT_NEAR(sum, 1.0, 1e-6) << "vertex " << v;
+    }
+    size_t notes = 0;
+    for (const ImportIssue& issue : reduced.issues) {
+      if (issue.code != "INFLUENCES_REDUCED") continue;
+      ++notes;
+      EXPECT_TRUE(issue.note);
+      EXPECT_EQ(issue.message.rfind(std::to_string(corners) + " vertices", 0), 0u) << issue.message;
+    }
+    EXPECT_EQ(notes, 1u);
   }
   fs::remove_all(dir);
 }

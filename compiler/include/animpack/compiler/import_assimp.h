@@ -64,8 +64,10 @@ inline constexpr GltfCodeInfo kAssimpIssueCodes[] = {
 bool is_assimp_issue_code(std::string_view code);
 
 // Reads `file` with Assimp and builds the model `mesh_name` (source_file as the scene
-// names it). Never throws (beyond std::bad_alloc); problems are in the result's issues.
+// names it). options.max_influences below 8 reduces each vertex to its largest weights,
+// renormalised, with one INFLUENCES_REDUCED note (pointer ""), as import_gltf does. Never
+// throws (beyond std::bad_alloc); problems are in the result's issues.
 ImportedModel import_assimp(const std::filesystem::path& file, std::string_view mesh_name,
-                            std::string_view source_file);
+                            std::string_view source_file, const ImportOptions& options = {});
 
 }  // namespace animpack
