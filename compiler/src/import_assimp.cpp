@@ -53,6 +53,8 @@ namespace animpack {
 namespace {
 
 namespace fs = std::filesystem;
+using import_detail::idx;
+using import_detail::Issues;
 
 // The post-processing a skinned character needs: triangles, at most 8 influences, the
 // scene checked by Assimp itself. No JoinIdenticalVertices (vertex order stays Assimp's),
@@ -67,30 +69,6 @@ void configure(Assimp::Importer& importer) {
   // No placeholder meshes for skeletons without geometry.
   importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
 }
-
-std::string idx(std::string_view base, size_t i) {
-  std::string out(base);
-  out += '/';
-  out += std::to_string(i);
-  return out;
-}
-
-class Issues {
- public:
-  explicit Issues(std::vector<ImportIssue>* out) : out_(out) {}
-  void error(std::string pointer, std::string code, std::string message) {
-    out_->push_back({std::move(pointer), std::move(code), std::move(message), true, false});
-  }
-  void warning(std::string pointer, std::string code, std::string message) {
-    out_->push_back({std::move(pointer), std::move(code), std::move(message), false, false});
-  }
-  void note(std::string pointer, std::string code, std::string message) {
-    out_->push_back({std::move(pointer), std::move(code), std::move(message), false, true});
-  }
-
- private:
-  std::vector<ImportIssue>* out_;
-};
 
 // ---------------------------------------------------------------------------------------
 // Before Assimp: the file's size and first bytes.

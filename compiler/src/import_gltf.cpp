@@ -27,34 +27,9 @@ namespace {
 
 using namespace import_detail;  // NOLINT(build/namespaces): this stage's own helpers
 
-std::string idx(std::string_view base, size_t i) {
-  std::string out(base);
-  out += '/';
-  out += std::to_string(i);
-  return out;
-}
-
 std::string primitive_pointer(size_t mesh, size_t primitive) {
   return idx(idx("/meshes", mesh) + "/primitives", primitive);
 }
-
-// Collects issues in the order found.
-class Issues {
- public:
-  explicit Issues(std::vector<ImportIssue>* out) : out_(out) {}
-  void error(std::string pointer, std::string code, std::string message) {
-    out_->push_back({std::move(pointer), std::move(code), std::move(message), true, false});
-  }
-  void warning(std::string pointer, std::string code, std::string message) {
-    out_->push_back({std::move(pointer), std::move(code), std::move(message), false, false});
-  }
-  void note(std::string pointer, std::string code, std::string message) {
-    out_->push_back({std::move(pointer), std::move(code), std::move(message), false, true});
-  }
-
- private:
-  std::vector<ImportIssue>* out_;
-};
 
 // Bit-for-bit equal matrices (two skins' inverse binds of one joint).
 bool same_matrix(const Mat4& a, const Mat4& b) { return bits_equal(a.m, b.m, 16); }

@@ -1,17 +1,47 @@
 // Pieces of the glTF import stage (import_gltf.h) that work on one part or primitive
 // alone: placing a part's vertices (and morph deltas) by a matrix, primitive modes as
 // triangle lists, and folding a part's influences to ImportOptions::max_influences.
-// Internal to animpack_import_gltf.
+// Internal to animpack_import_gltf (the Assimp import shares the issue collector).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "animpack/compiler/cooked.h"
 #include "animpack/compiler/gltf_reader.h"
+#include "animpack/compiler/import_gltf.h"
 
 namespace animpack::import_detail {
+
+// "base/i": a JSON pointer (or an Assimp object path) one index deeper.
+inline std::string idx(std::string_view base, size_t i) {
+  std::string out(base);
+  out += '/';
+  out += std::to_string(i);
+  return out;
+}
+
+// Collects issues in the order found.
+class Issues {
+ public:
+  explicit Issues(std::vector<ImportIssue>* out) : out_(out) {}
+  void error(std::string pointer, std::string code, std::string message) {
+    out_->push_back({std::move(pointer), std::move(code), std::move(message), true, false});
+  }
+  void warning(std::string pointer, std::string code, std::string message) {
+    out_->push_back({std::move(pointer), std::move(code), std::move(message), false, false});
+  }
+  void note(std::string pointer, std::string code, std::string message) {
+    out_->push_back({std::move(pointer), std::move(code), std::move(message), false, true});
+  }
+
+ private:
+  std::vector<ImportIssue>* out_;
+};
 
 // The determinant of the upper 3x3 block (column-major m[c*4+r]).
 float det3(const Mat4& m);

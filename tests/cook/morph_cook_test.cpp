@@ -71,21 +71,22 @@ TEST_P(CookMorph, CooksWithItsWeightsClipAndPlaysTheKeysInterpolated) {
     fs::copy_file(entry.path(), dir_ / entry.path().filename());
   }
   const std::string clip = m.clip;
-  std::ofstream(dir_ / "scene.toml") << "[[mesh]]\nname = \"m\"\nfile = \"" << m.file << "\"\n"
-                                     << "events = [{ name = \"mid\", clip = \"" << clip
-                                     << "\", time = 0.25 }]\n\n"
-                                     << "[[object]]\nname = \"plain\"\nmesh = \"m\"\n"
-                                     << "[object.animation]\nclip = \"" << clip << "\"\n\n"
-                                     << "[[object]]\nname = \"layered\"\nmesh = \"m\"\n"
-                                     << "[object.animation]\nclip = \"" << clip << "\"\n"
-                                     << "[[object.animation.layers]]\nclip = \"" << clip
-                                     << "\"\nadditive = true\nreference = \"rest_pose\"\n"
-                                     << "weight = 0.5\n";
+  std::ofstream(dir_ / "scene.toml")
+      << "[[mesh]]\nname = \"m\"\nfile = \"" << m.file << "\"\n"
+      << "events = [{ name = \"mid\", clip = \"" << clip << "\", time = 0.25 }]\n\n"
+      << "[[object]]\nname = \"plain\"\nmesh = \"m\"\n"
+      << "[object.animation]\nclip = \"" << clip << "\"\n\n"
+      << "[[object]]\nname = \"layered\"\nmesh = \"m\"\n"
+      << "[object.animation]\nclip = \"" << clip << "\"\n"
+      << "[[object.animation.layers]]\nclip = \"" << clip
+      << "\"\nadditive = true\nreference = \"rest_pose\"\n"
+      << "weight = 0.5\n";
   DiagnosticSink sink;
   const CookOutput out = cook_scene(dir_ / "scene.toml", sink);
   ASSERT_EQ(sink.error_count(), 0u) << format_diagnostics(sink, DiagnosticFormat::kGcc);
   for (const Diagnostic& d : sink.diagnostics()) {
-    EXPECT_EQ(d.message.find("MORPH"), std::string::npos) << "no morph data is skipped: " << d.message;
+    EXPECT_EQ(d.message.find("MORPH"), std::string::npos)
+        << "no morph data is skipped: " << d.message;
   }
   ASSERT_EQ(out.pack.meshes.size(), 1u);
   const std::vector<uint8_t> bytes = write_pack(out.pack);
