@@ -16,6 +16,7 @@
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
 #include "animpack/scene_player.h"
+#include "animpack/skinning.h"
 #include "import/import_support.h"
 
 namespace animpack {
@@ -156,6 +157,73 @@ INSTANTIATE_TEST_SUITE_P(
                       MorphModel{"SimpleMorph", "SimpleMorph.gltf", "animation_0"},
                       MorphModel{"MorphStressTest", "MorphStressTest.gltf", "Individuals"}),
     [](const ::testing::TestParamInfo<MorphModel>& p) { return std::string(p.param.folder); });
+
+}  // namespace
+}  // namespace animpack
+
+namespace animpack {
+namespace {
+
+// Files with two skins (glTF-Asset-Generator Animation_Skin_11: two skinned meshes;
+// ozz-animation's multiple_roots: two skeletons) cook into one rig and play: every part
+// decodes and skins with the object's palette to finite positions, and the animated one
+// moves.
+TEST(CookSeveralSkins, TwoSkinFilesCookIntoOneRigAndPlay) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("animpack_several_skins_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(kCorpus / "asset-generator/Animation_Skin/Animation_Skin_11.gltf",
+                dir / "Animation_Skin_11.gltf");
+  fs::copy_file(kCorpus / "asset-generator/Animation_Skin/Animation_Skin_11.bin",
+                dir / "Animation_Skin_11.bin");
+  fs::copy_file(kCorpus / "gltf/ozz-tests/multiple_roots.gltf", dir / "multiple_roots.gltf");
+  std::ofstream(dir / "scene.toml")
+      << "[[mesh]]\nname = \"two\"\nfile = \"Animation_Skin_11.gltf\"\n\n"
+      << "[[mesh]]\nname = \"roots\"\nfile = \"multiple_roots.gltf\"\n\n"
+      << "[[object]]\nname = \"two\"\nmesh = \"two\"\n\n"
+      << "[[object]]\nname = \"roots\"\nmesh = \"roots\"\nposition = [3, 0, 0]\n"
+      << "[object.animation]\nclip = \"animation1\"\n";
+  DiagnosticSink sink;
+  const CookOutput out = cook_scene(dir / "scene.toml", sink);
+  ASSERT_EQ(sink.error_count(), 0u) << format_diagnostics(sink, DiagnosticFormat::kGcc);
+  const std::vector<uint8_t> bytes = write_pack(out.pack);
+  Result<Pack> pack = Pack::from_bytes(bytes);
+  ASSERT_TRUE(pack) << pack.error().message();
+  Result<ScenePlayer> player = ScenePlayer::create(&*pack, 60);
+  ASSERT_TRUE(player) << player.error().message();
+  const ObjectId roots = *player->find("roots");
+  player->step();
+  const std::vector<Mat4> first(player->palette(roots).begin(), player->palette(roots).end());
+  for (int t = 0; t < 30; ++t) player->step();
+  const std::span<const Mat4> later = player->palette(roots);
+  ASSERT_EQ(later.size(), first.size());
+  bool moved = false;
+  for (size_t j = 0; j < first.size(); ++j) {
+    for (int k = 0; k < 16; ++k) moved = moved || first[j].m[k] != later[j].m[k];
+  }
+  EXPECT_TRUE(moved) << "multiple_roots' animation1 plays";
+  for (int m = 0; m < static_cast<int>(pack->meshes().size()); ++m) {
+    const MeshInfo& mesh = pack->meshes()[static_cast<size_t>(m)];
+    ASSERT_GE(mesh.rig, 0) << mesh.name;
+    int skinned = 0;
+    const ObjectId id = *player->find(m == 0 ? "two" : "roots");
+    for (int p = mesh.first_part; p < mesh.first_part + mesh.part_count; ++p) {
+      Result<PartStreams> s = pack->part_streams(p);
+      ASSERT_TRUE(s) << s.error().message();
+      if (s->joints.empty()) continue;
+      ++skinned;
+      std::vector<Vec3> moved_positions(s->positions.size());
+      ASSERT_TRUE(skin({s->positions, {}, {}, s->joints, s->weights}, player->palette(id),
+                       {moved_positions, {}, {}}));
+      for (const Vec3& v : moved_positions) {
+        ASSERT_TRUE(std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z)) << mesh.name;
+      }
+    }
+    EXPECT_GE(skinned, 2) << mesh.name << ": both skins' parts are skinned";
+  }
+  fs::remove_all(dir);
+}
 
 }  // namespace
 }  // namespace animpack
