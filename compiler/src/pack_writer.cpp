@@ -62,7 +62,10 @@ uint64_t fnv1a(const uint8_t* data, size_t size, uint64_t h = 146959810393466560
 // list, every string and every blob goes through here, and a second vector with the same
 // bytes (and kind) points at the first one's offset (FlatBuffers lets several tables
 // share a vector). Only leaf vectors and Blob tables are shared, never a table the loader
-// copies elements out of. The inputs must outlive the writer (they are the CookedPack's).
+// copies elements out of. A vector or string hit is confirmed against the bytes already in
+// the builder (FlatBuffers stores them as given, little-endian), so its input may be a
+// temporary; a blob (possibly compressed there) against its input, which must outlive the
+// writer (the CookedPack's streams, or a copy keep() holds).
 // Deterministic: what is written, and where, depends only on the order of the calls.
 class Shared {
  public:
@@ -127,11 +130,16 @@ class Shared {
   enum class Kind : uint8_t { kWords, kStructs, kOther, kString, kBlob };
   struct Entry {
     Kind kind;
-    size_t element;  // bytes per element: vectors of one kind but other types stay apart
-    const uint8_t* data;
+    size_t element;       // bytes per element: vectors of one kind but other types stay apart
+    const uint8_t* data;  // kBlob: the input bytes; otherwise null (read from the builder)
     size_t size;
     uint32_t offset;
   };
+
+  // The bytes of the vector or string written at `offset`: after its 32-bit length.
+  const uint8_t* written(uint32_t offset) const {
+    return b_.GetCurrentBufferPointer() + b_.GetSize() - offset + sizeof(flatbuffers::uoffset_t);
+  }
 
   static uint64_t key(Kind kind, const uint8_t* data, size_t size, size_t element) {
     const uint8_t head[2] = {static_cast<uint8_t>(kind), static_cast<uint8_t>(element)};
@@ -141,15 +149,17 @@ class Shared {
     const auto it = entries_.find(key(kind, data, size, element));
     if (it == entries_.end()) return 0;
     for (const Entry& e : it->second) {
+      const uint8_t* stored = e.kind == Kind::kBlob ? e.data : written(e.offset);
       if (e.kind == kind && e.element == element && e.size == size &&
-          (size == 0 || std::memcmp(e.data, data, size) == 0)) {
+          (size == 0 || std::memcmp(stored, data, size) == 0)) {
         return e.offset;
       }
     }
     return 0;
   }
   void add(Kind kind, const uint8_t* data, size_t size, size_t element, uint32_t offset) {
-    entries_[key(kind, data, size, element)].push_back({kind, element, data, size, offset});
+    entries_[key(kind, data, size, element)].push_back(
+        {kind, element, kind == Kind::kBlob ? data : nullptr, size, offset});
   }
 
   Builder& b_;

@@ -25,6 +25,10 @@ const char* context_error();
 // The threads of this process now (/proc/self/task).
 size_t thread_count();
 // Whether ANIMPACK_NO_GL=1 is set.
+// In AddressSanitizer builds, asks Mesa for no driver threads (LP_NUM_THREADS=0, no
+// shader-cache queue) before the first context, unless the environment says otherwise.
+void single_threaded_driver_under_sanitizers();
+
 bool gl_disabled();
 
 class GlTest : public ::testing::Test {
