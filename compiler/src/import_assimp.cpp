@@ -969,17 +969,7 @@ class Converter {
                         "No channel of the animation moves a rig joint; animation skipped.");
         continue;
       }
-      std::string name =
-          anim->mName.length > 0 ? anim->mName.C_Str() : "animation_" + std::to_string(a);
-      if (names.count(name) != 0) {
-        const std::string suffixed = name + "_" + std::to_string(a);
-        issues_.warning(
-            at, "ANIMATION_DUPLICATE_NAME",
-            "An earlier clip is named '" + name + "'; this one is named '" + suffixed + "'.");
-        name = suffixed;
-        while (names.count(name) != 0) name += "_" + std::to_string(a);
-      }
-      names.insert(name);
+      const std::string name = unique_clip_name(anim->mName.C_Str(), a, at, names, issues_);
       Clip named(name);
       for (const Channel& ch : clip.channels()) {
         named.add_channel(ch.joint, ch.property, ch.interpolation, ch.times, ch.values);

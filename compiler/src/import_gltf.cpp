@@ -851,16 +851,7 @@ class Importer {
                         "skipped.");
         continue;
       }
-      std::string name = anim.name.empty() ? "animation_" + std::to_string(a) : anim.name;
-      if (names.count(name) != 0) {
-        const std::string suffixed = name + "_" + std::to_string(a);
-        issues_.warning(
-            at, "ANIMATION_DUPLICATE_NAME",
-            "An earlier clip is named '" + name + "'; this one is named '" + suffixed + "'.");
-        name = suffixed;
-        while (names.count(name) != 0) name += "_" + std::to_string(a);
-      }
-      names.insert(name);
+      const std::string name = unique_clip_name(anim.name, a, at, names, issues_);
       Clip clip(name);
       for (const GltfChannel* ch : kept) {
         if (ch->morph_weights) {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -42,6 +43,25 @@ class Issues {
  private:
   std::vector<ImportIssue>* out_;
 };
+
+// A clip's name for animation `index` of a file: its own (`animation_<index>` when empty),
+// suffixed with _<index> (an ANIMATION_DUPLICATE_NAME warning at `pointer`) while an
+// earlier clip has it; added to `taken`.
+inline std::string unique_clip_name(std::string_view given, size_t index,
+                                    const std::string& pointer, std::set<std::string>& taken,
+                                    Issues& issues) {
+  std::string name = given.empty() ? "animation_" + std::to_string(index) : std::string(given);
+  if (taken.count(name) != 0) {
+    const std::string suffixed = name + "_" + std::to_string(index);
+    issues.warning(
+        pointer, "ANIMATION_DUPLICATE_NAME",
+        "An earlier clip is named '" + name + "'; this one is named '" + suffixed + "'.");
+    name = suffixed;
+    while (taken.count(name) != 0) name += "_" + std::to_string(index);
+  }
+  taken.insert(name);
+  return name;
+}
 
 // The determinant of the upper 3x3 block (column-major m[c*4+r]).
 float det3(const Mat4& m);
