@@ -119,7 +119,13 @@ struct Bench {
 std::vector<Vec3> targets_around(Vec3 center, float lo, float hi, uint64_t seed) {
   Lcg rng(seed);
   std::vector<Vec3> t;
-  for (int i = 0; i < kTargets; ++i) t.push_back(center + rng.direction() * rng.range(lo, hi));
+  for (int i = 0; i < kTargets; ++i) {
+    // One draw after the other: the order of an operator's operands is unspecified, so
+    // `rng.direction() * rng.range(lo, hi)` gave g++ and clang++ different targets.
+    const float distance = rng.range(lo, hi);
+    const Vec3 direction = rng.direction();
+    t.push_back(center + direction * distance);
+  }
   return t;
 }
 

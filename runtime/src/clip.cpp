@@ -97,6 +97,7 @@ Clip Clip::copy() const {
   for (const ClipEvent& e : events_) out.add_event(e.name, e.time);
   out.extend_duration(duration_);
   out.additive_ = additive_;
+  out.storage_ = storage_;
   return out;
 }
 

@@ -56,7 +56,7 @@ TEST(Inspect, ListsStateMachinesLayersAndAdditiveClips) {
   fs::remove(file);
   ASSERT_EQ(r.status, 0) << r.output;
   for (const char* line : {
-           "format 5",
+           "format 6",
            "clip [4] Breathe: 2 s, 3 channels, 9 keys, additive (first_frame)",
            "state machine: 5 parameters, 3 states, 3 transitions, 2 layers",
            "    parameter speed: float, default 0, range [0, 6]\n",

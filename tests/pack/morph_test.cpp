@@ -139,7 +139,7 @@ TEST(PackMorph, RoundTripsMorphSetsWeightsChannelsAndEightInfluences) {
   const CookedPack cooked = morph_pack();
   auto pack = Pack::from_bytes(write_pack(cooked));
   ASSERT_TRUE(pack) << pack.error().message();
-  EXPECT_EQ(pack->format_version(), 5u);
+  EXPECT_EQ(pack->format_version(), kPackFormatVersion);
   const Rig& rig = pack->rig(0);
   const Rig& want = cooked.rigs[0].rig;
   ASSERT_EQ(rig.morph_sets().size(), 2u);

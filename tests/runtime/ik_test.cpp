@@ -249,7 +249,8 @@ TEST(TwoBone, TheMiddleJointBendsTowardThePoleInItsPlane) {
     Pose p = make_pose(&rng, 0.6f);
     const Vec3 pu = at(p, kUpper);
     const Vec3 pole = rng.direction();
-    const Vec3 target = pu + rng.direction() * rng.range(0.1f, 0.5f);
+    const float reach = rng.range(0.1f, 0.5f);  // drawn apart: operand order is unspecified
+    const Vec3 target = pu + rng.direction() * reach;
     const Vec3 dir = normalize(target - pu);
     if (length(cross(dir, pole)) < 0.05f) continue;  // a pole along the limb says nothing
     ASSERT_TRUE(set.set_pole(0, pole * 3.0f));       // a direction: its length does not matter

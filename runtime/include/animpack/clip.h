@@ -44,6 +44,23 @@ enum class Interpolation : uint8_t { kStep = 0, kLinear = 1, kCubicSpline = 2 };
 enum class Playback : uint8_t { kLoop = 0, kOnce = 1, kPingPong = 2 };
 // What an additive clip's keys are differences from (layers.h); kNone: an ordinary clip.
 enum class AdditiveReference : uint8_t { kNone = 0, kFirstFrame = 1, kRestPose = 2 };
+// How a pack stores a clip's keys (format 6, docs/pack-format.md "Clip keys"): kExact keeps
+// every key's float bits; kLossy keeps fewer, quantised keys within an error bound.
+enum class ClipCompression : uint8_t { kExact = 0, kLossy = 1 };
+
+// What a pack says of one clip's stored keys (format 6; a clip built in code, or read from
+// an older pack, has the defaults: exact, nothing measured).
+struct ClipStorage {
+  ClipCompression compression = ClipCompression::kExact;
+  // kLossy: the error the cook allowed, at a virtual vertex `distance` metres from each
+  // joint, through the whole hierarchy (metres), and the largest error it measured over
+  // every key and the sampled times (<= tolerance).
+  float tolerance = 0.0f;
+  float distance = 0.0f;
+  float max_error = 0.0f;
+  // Bytes the pack spends on this clip's keys (times and values, as stored); 0: unknown.
+  uint64_t stored_bytes = 0;
+};
 
 // 3 for translation and scale, 4 for rotation (kWeights: see channel_width).
 inline int property_width(Property p) { return p == Property::kRotation ? 4 : 3; }
@@ -109,6 +126,9 @@ class Clip {
   // its keys are differences from. Additive clips are played by additive layers only.
   AdditiveReference additive() const { return additive_; }
   void set_additive(AdditiveReference reference) { additive_ = reference; }
+  // How the keys were stored (format 6); the defaults for a clip built in code.
+  const ClipStorage& storage() const { return storage_; }
+  void set_storage(const ClipStorage& storage) { storage_ = storage; }
   // Makes duration() at least `seconds` (an additive clip keeps its source's duration
   // when channels that add nothing are left out, so its clock and events stay the same).
   void extend_duration(float seconds);
@@ -133,6 +153,7 @@ class Clip {
   void add_owned(Channel channel, std::span<const float> times, std::span<const float> values);
   float duration_ = 0;
   AdditiveReference additive_ = AdditiveReference::kNone;
+  ClipStorage storage_;
 };
 
 // Samples a channel at clip time t (seconds). *cursor is a hint that makes forward
