@@ -156,14 +156,9 @@ void sample_pose(const Rig& rig, const Clip& clip, float t, uint32_t* cursors,
 }
 
 // Mixes b over a by w, as the Animator mixes one layer over another (lerp translation
-// and scale, nlerp rotation) when every property is keyed.
-void blend_pose(std::span<Trs> a, std::span<const Trs> b, float w) {
-  for (size_t j = 0; j < a.size(); ++j) {
-    a[j].translation = lerp(a[j].translation, b[j].translation, w);
-    a[j].rotation = nlerp(a[j].rotation, b[j].rotation, w);
-    a[j].scale = lerp(a[j].scale, b[j].scale, w);
-  }
-}
+// and scale, nlerp rotation) when every property is keyed: the public blend_poses
+// (layers.h), four joints per SIMD register.
+void blend_pose(std::span<Trs> a, std::span<const Trs> b, float w) { blend_poses(a, b, w); }
 
 bool same_bits(std::span<const Mat4> a, std::span<const Mat4> b) {
   return a.size() == b.size() && bits_equal(a[0].m, b[0].m, static_cast<int>(a.size() * 16));
@@ -335,7 +330,7 @@ void BM_EvaluateBlend2(benchmark::State& state) {
 }
 
 // (d') The mix of two sampled poses alone (lerp, nlerp, lerp per joint with the public
-// math functions: what the Animator does per joint for a second layer), comparable to
+// blend_poses: what the Animator does per joint for a second layer), comparable to
 // ozz's BlendingJob of two layers. Checked bit for bit against Animator::locals().
 void BM_PoseBlend2(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));

@@ -7,6 +7,7 @@
 #include "animpack/limits.h"
 #include "animpack/morph.h"
 #include "kernels.h"
+#include "kernels_blend.h"
 #include "math_inline.h"
 #include "root_motion_math.h"
 
@@ -101,21 +102,8 @@ void set_property(Trs& a, Property p, const Vec4& v) {
   }
 }
 
-void blend_trs(Trs& a, const Trs& b, float w) {
-  if (w >= 1.0f) {
-    a = b;
-    return;
-  }
-  if (w <= 0.0f) return;
-  // lerp, nlerp, lerp as in math.h, four lanes at a time.
-  using kernel::load3, kernel::load_q;
-  kernel::store3(a.translation, kernel::lerp4(load3(a.translation), load3(b.translation), w));
-  kernel::store_q(a.rotation, kernel::nlerp4(load_q(a.rotation), load_q(b.rotation), w));
-  kernel::store3(a.scale, kernel::lerp4(load3(a.scale), load3(b.scale), w));
-}
-
-// Mixes the weights b over a by w as blend_trs mixes a joint: w >= 1 gives b exactly, w <= 0
-// leaves a, else a (1 - w) + b w.
+// Mixes the weights b over a by w as kernel::blend_poses mixes a joint: w >= 1 gives b exactly, w
+// <= 0 leaves a, else a (1 - w) + b w.
 void blend_weights(std::span<float> a, std::span<const float> b, float w) {
   if (w <= 0.0f) return;
   if (w >= 1.0f) {
@@ -1145,7 +1133,7 @@ void Animator::evaluate(int64_t tick) {
       sample_layer(mix.layers[l], tick, mix_pose_, mix_weights);
     }
     const float w = mix_weight(m, tick);
-    for (size_t j = 0; j < locals_.size(); ++j) blend_trs(locals_[j], mix_pose_[j], w);
+    kernel::blend_poses(locals_.data(), mix_pose_.data(), locals_.size(), w);
     blend_weights(weights, mix_weights, w);
   }
   for (int o = 0; o < overlay_count_; ++o) sample_layer(overlays_[o], tick, locals_, weights);

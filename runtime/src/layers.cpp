@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "kernels_blend.h"
 #include "math_inline.h"
 
 namespace animpack {
@@ -180,6 +181,10 @@ Result<Clip> make_additive_clip(const Clip& source, const Skeleton& skeleton,
   for (const ClipEvent& e : source.events()) out.add_event(e.name, e.time);
   out.set_additive(reference);
   return out;
+}
+
+void blend_poses(std::span<Trs> a, std::span<const Trs> b, float w) {
+  kernel::blend_poses(a.data(), b.data(), std::min(a.size(), b.size()), w);
 }
 
 }  // namespace animpack

@@ -1,14 +1,19 @@
 // Joint masks (make_joint_mask), additive clips (make_additive_clip) and the Rig's
-// ordinary and additive clips of one name. The character is tests/runtime/layer_rig.h.
+// ordinary and additive clips of one name, and blend_poses. The character is
+// tests/runtime/layer_rig.h.
 #include "animpack/layers.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "animpack/math.h"
 #include "layer_rig.h"
 
 namespace animpack {
@@ -162,6 +167,107 @@ TEST(Layers, RigRefusesTwoClipsOfOneNameAndOneAdditiveReference) {
     ASSERT_FALSE(twice);
     EXPECT_EQ(twice.error().code(), ErrorCode::kBadClip);
   }
+}
+
+// blend_poses (four joints per SIMD register) against the scalar definition joint by
+// joint: lerp, nlerp (math.h), lerp for 0 < w < 1; b for w >= 1; a for w <= 0.
+uint32_t bits_of(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+void expect_same_bits(const Trs& got, const Trs& want, size_t joint, float w) {
+  const float g[10] = {got.translation.x, got.translation.y, got.translation.z, got.rotation.x,
+                       got.rotation.y,    got.rotation.z,    got.rotation.w,    got.scale.x,
+                       got.scale.y,       got.scale.z};
+  const float e[10] = {want.translation.x, want.translation.y, want.translation.z, want.rotation.x,
+                       want.rotation.y,    want.rotation.z,    want.rotation.w,    want.scale.x,
+                       want.scale.y,       want.scale.z};
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(bits_of(g[i]), bits_of(e[i]))
+        << "joint " << joint << " float " << i << " w " << w << ": " << g[i] << " vs " << e[i];
+  }
+}
+
+TEST(PoseBlend, BlendPosesMatchesScalarLerpNlerpBitForBit) {
+  std::mt19937 rng(0x5eb1e7du);
+  std::uniform_real_distribution<float> wide(-100.0f, 100.0f), unit(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> kind(0, 7);
+  auto random_quat = [&]() {
+    Quat q{unit(rng), unit(rng), unit(rng), unit(rng)};
+    if (kind(rng) < 6) q = normalize(q);  // mostly unit, some not
+    return q;
+  };
+  const float fixed_weights[] = {0.0f,   1.0f,  0.5f, 0.25f, 1e-7f, 0.99999994f,
+                                 1e-30f, -0.5f, 2.0f, 0.75f, 0.1f,  0.3333333f};
+  size_t zero_length = 0, flipped = 0;
+  for (size_t n : {size_t{0}, size_t{1}, size_t{2}, size_t{3}, size_t{4}, size_t{5}, size_t{7},
+                   size_t{8}, size_t{13}, size_t{64}, size_t{67}}) {
+    for (int round = 0; round < 16; ++round) {
+      std::vector<Trs> a(n), b(n);
+      for (size_t j = 0; j < n; ++j) {
+        a[j].translation = {wide(rng), wide(rng), wide(rng)};
+        b[j].translation = {wide(rng), wide(rng), wide(rng)};
+        a[j].scale = {wide(rng), wide(rng), wide(rng)};
+        b[j].scale = {wide(rng), wide(rng), wide(rng)};
+        a[j].rotation = random_quat();
+        switch (kind(rng)) {
+          case 0:  // opposite: a zero-length mix at w 0.5
+            b[j].rotation = {-a[j].rotation.x, -a[j].rotation.y, -a[j].rotation.z,
+                             -a[j].rotation.w};
+            break;
+          case 1:  // both zero
+            a[j].rotation = {0.0f, 0.0f, 0.0f, 0.0f};
+            b[j].rotation = {0.0f, 0.0f, 0.0f, 0.0f};
+            break;
+          case 2:  // the same
+            b[j].rotation = a[j].rotation;
+            break;
+          default:
+            b[j].rotation = random_quat();
+            break;
+        }
+      }
+      const float w = round < 12 ? fixed_weights[round]
+                                 : std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
+      std::vector<Trs> want = a;
+      for (size_t j = 0; j < n; ++j) {
+        if (w >= 1.0f) {
+          want[j] = b[j];
+        } else if (w > 0.0f) {
+          want[j].translation = lerp(a[j].translation, b[j].translation, w);
+          want[j].rotation = nlerp(a[j].rotation, b[j].rotation, w);
+          want[j].scale = lerp(a[j].scale, b[j].scale, w);
+          const Quat& q = want[j].rotation;
+          if (q.x == 0.0f && q.y == 0.0f && q.z == 0.0f && q.w == 1.0f) ++zero_length;
+          if (dot(a[j].rotation, b[j].rotation) < 0.0f) ++flipped;
+        }
+      }
+      std::vector<Trs> got = a;
+      blend_poses(got, b, w);
+      for (size_t j = 0; j < n; ++j) expect_same_bits(got[j], want[j], j, w);
+    }
+  }
+  // The edge cases were reached: identities from zero-length mixes, the shorter way.
+  EXPECT_GT(zero_length, 20u);
+  EXPECT_GT(flipped, 100u);
+}
+
+TEST(PoseBlend, BlendPosesUsesTheShorterPoseAndLeavesTheRestAlone) {
+  std::vector<Trs> a(6), b(5);
+  for (size_t j = 0; j < b.size(); ++j) {
+    b[j].translation = {1.0f, 2.0f, static_cast<float>(j)};
+    b[j].rotation = normalize(Quat{0.0f, 1.0f, 0.0f, 1.0f});
+  }
+  a[5].translation = {7.0f, 7.0f, 7.0f};
+  blend_poses(a, b, 0.5f);
+  for (size_t j = 0; j < b.size(); ++j) {
+    EXPECT_EQ(a[j].translation.x, 0.5f) << j;
+    EXPECT_EQ(a[j].translation.z, 0.5f * static_cast<float>(j)) << j;
+  }
+  EXPECT_EQ(a[5].translation.x, 7.0f);  // past b's end: untouched
+  EXPECT_EQ(a[5].rotation.w, 1.0f);
 }
 
 }  // namespace

@@ -63,4 +63,14 @@ Result<Clip> make_additive_clip(const Clip& source, const Skeleton& skeleton,
                                 AdditiveReference reference,
                                 std::span<const MorphSet> morph_sets = {});
 
+// Mixes pose b over pose a by w, joint by joint, as the Animator mixes one pose over
+// another (a crossfade, a mix of layers): translation and scale lerp(a, b, w); rotation
+// nlerp(a, b, w), the shorter way (b negated when dot(a, b) < 0), then normalised with
+// len = sqrt(((x x + y y) + z z) + w w): the identity for len 0, else q * (1 / len).
+// w >= 1 gives b exactly and w <= 0 leaves a exactly. Four joints at a time in SIMD
+// lanes, each lane doing those IEEE operations in that order, so the result has the
+// bits of the scalar functions (math.h's lerp and nlerp). Uses the first
+// min(a.size(), b.size()) joints; allocates nothing.
+void blend_poses(std::span<Trs> a, std::span<const Trs> b, float w);
+
 }  // namespace animpack
