@@ -208,6 +208,8 @@ Result<Animator> Animator::create(const Rig* rig, int32_t tick_rate,
   a.mask_pool_.assign(static_cast<size_t>(kSlots) * std::max<size_t>(1, joints), 0.0f);
   a.locals_.assign(rig->skeleton().rest_pose().begin(), rig->skeleton().rest_pose().end());
   a.mix_pose_ = a.locals_;
+  a.layer_pose_ = a.locals_;
+  a.keyed_.assign(joints, 0);
   a.globals_.resize(joints);
   a.palette_.resize(joints);
   uint32_t capacity = options.event_capacity;
@@ -329,6 +331,7 @@ Animator::Layer Animator::make_layer(uint16_t clip, int64_t tick, const PlayOpti
   slot_used_[slot] = true;
   l.cursors = cursor_pool_.data() +
               static_cast<size_t>(slot) * (cursor_pool_.size() / static_cast<size_t>(kSlots));
+  l.keys_pose = keys_pose(clip);
   root_restart(l, tick);
   return l;
 }
@@ -1106,6 +1109,70 @@ void Animator::sample_layer_plain(Layer& layer, float t, std::span<Trs> pose) {
   wide.run(w);
 }
 
+// Whether `clip` has exactly one translation, one rotation and one scale channel for
+// every joint of the skeleton (morph weights channels aside): then a layer of it writes
+// every value of a pose exactly once, whatever it held before. One pass over the
+// channels, when a layer is made.
+bool Animator::keys_pose(uint16_t clip) {
+  const auto channels = rig_->clips()[clip].channels();
+  if (keyed_.empty()) return false;
+  std::fill(keyed_.begin(), keyed_.end(), static_cast<uint8_t>(0));
+  size_t count = 0;
+  for (const Channel& ch : channels) {
+    if (ch.property == Property::kWeights) continue;
+    if (ch.joint >= keyed_.size()) return false;
+    const uint8_t bit = ch.property == Property::kTranslation ? 1
+                        : ch.property == Property::kRotation  ? 2
+                                                              : 4;
+    if ((keyed_[ch.joint] & bit) != 0) return false;  // keyed twice: order matters
+    keyed_[ch.joint] = static_cast<uint8_t>(keyed_[ch.joint] | bit);
+    ++count;
+  }
+  return count == 3 * keyed_.size();
+}
+
+// A plain layer at full weight over a whole-pose clip: sampling it sets every value of
+// the pose, so what the pose held before (a rest pose copy) is never read.
+bool Animator::sets_pose(const Layer& layer) const {
+  return layer.keys_pose && layer.mask == nullptr && layer.mode == LayerMode::kOverride &&
+         layer.weight >= 1.0f;
+}
+
+// sample_layer(), with the same bits: a plain layer of weight 0 < w < 1 over a
+// whole-pose clip is sampled at full weight into layer_pose_ and mixed over `pose` by
+// blend_poses, four joints per register. Each value of the pose is mixed exactly once
+// either way, by the same lerp / nlerp of the same two values (the per-channel mix
+// (blend_property, put_rotation) is lerp4 / nlerp4 of the pose's value and the sampled
+// one, as blend_poses is), so only the order of the independent joints changes.
+void Animator::mix_layer(Layer& layer, int64_t tick, std::span<Trs> pose,
+                         std::span<float> weights) {
+  const float w = layer.weight;
+  if (!(layer.keys_pose && layer.mask == nullptr && layer.mode == LayerMode::kOverride &&
+        w > 0.0f && w < 1.0f)) {
+    sample_layer(layer, tick, pose, weights);
+    return;
+  }
+  const float t = static_cast<float>(mapped(layer, unwrapped(layer, tick)));
+  const bool morph = !weights.empty();
+  // Sampled at full weight (sets every value of layer_pose_); its weight is put back
+  // before the morph weights, which it mixes in channel by channel.
+  layer.weight = 1.0f;
+  if (root_held(layer)) {
+    if (morph) {
+      sample_layer_plain<true, true>(layer, t, layer_pose_);
+    } else {
+      sample_layer_plain<true, false>(layer, t, layer_pose_);
+    }
+  } else if (morph) {
+    sample_layer_plain<false, true>(layer, t, layer_pose_);
+  } else {
+    sample_layer_plain<false, false>(layer, t, layer_pose_);
+  }
+  layer.weight = w;
+  kernel::blend_poses(pose.data(), layer_pose_.data(), pose.size(), w);
+  if (morph) sample_layer_weights(layer, t, weights);
+}
+
 void Animator::evaluate(int64_t tick) {
   const auto rest = rig_->skeleton().rest_pose();
   int full = -1;
@@ -1115,7 +1182,10 @@ void Animator::evaluate(int64_t tick) {
       break;
     }
   }
-  std::copy(rest.begin(), rest.end(), locals_.begin());
+  // The rest pose under the layers, unless the first layer sets every value anyway.
+  if (full < 0 || mixes_[full].layer_count == 0 || !sets_pose(mixes_[full].layers[0])) {
+    std::copy(rest.begin(), rest.end(), locals_.begin());
+  }
   // Morph weights go the same way as the joints, from the sets' defaults (empty spans
   // for a rig without morph sets).
   const std::span<float> weights = morph_weights_;
@@ -1123,20 +1193,22 @@ void Animator::evaluate(int64_t tick) {
   std::copy(morph_defaults_.begin(), morph_defaults_.end(), weights.begin());
   if (full >= 0) {
     Mix& mix = mixes_[full];
-    for (int l = 0; l < mix.layer_count; ++l) sample_layer(mix.layers[l], tick, locals_, weights);
+    for (int l = 0; l < mix.layer_count; ++l) mix_layer(mix.layers[l], tick, locals_, weights);
   }
   for (int m = full + 1; m < mix_count_; ++m) {
     Mix& mix = mixes_[m];
-    std::copy(rest.begin(), rest.end(), mix_pose_.begin());
+    if (mix.layer_count == 0 || !sets_pose(mix.layers[0])) {
+      std::copy(rest.begin(), rest.end(), mix_pose_.begin());
+    }
     std::copy(morph_defaults_.begin(), morph_defaults_.end(), mix_weights.begin());
     for (int l = 0; l < mix.layer_count; ++l) {
-      sample_layer(mix.layers[l], tick, mix_pose_, mix_weights);
+      mix_layer(mix.layers[l], tick, mix_pose_, mix_weights);
     }
     const float w = mix_weight(m, tick);
     kernel::blend_poses(locals_.data(), mix_pose_.data(), locals_.size(), w);
     blend_weights(weights, mix_weights, w);
   }
-  for (int o = 0; o < overlay_count_; ++o) sample_layer(overlays_[o], tick, locals_, weights);
+  for (int o = 0; o < overlay_count_; ++o) mix_layer(overlays_[o], tick, locals_, weights);
   if (morph_override_count_ > 0) {
     for (size_t i = 0; i < weights.size(); ++i) {
       if (morph_overridden_[i] != 0) weights[i] = morph_override_[i];

@@ -11,9 +11,12 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "animpack/animator.h"
 #include "animpack/math.h"
+#include "animpack/rig.h"
 #include "layer_rig.h"
 
 namespace animpack {
@@ -268,6 +271,84 @@ TEST(PoseBlend, BlendPosesUsesTheShorterPoseAndLeavesTheRestAlone) {
   }
   EXPECT_EQ(a[5].translation.x, 7.0f);  // past b's end: untouched
   EXPECT_EQ(a[5].rotation.w, 1.0f);
+}
+
+// A rig whose clips key every joint's translation, rotation and scale exactly once
+// ("whole-pose" clips: the Animator samples a partial-weight layer of one into a
+// scratch pose and mixes it with blend_poses, and skips the rest-pose copy under a
+// full-weight one), and the same rig with one more joint that no clip keys (the
+// channel-by-channel path). Random keys (fixed seed), LINEAR but for STEP translations
+// in clip 2; rotations far apart, so some key pairs slerp the wide way.
+Rig whole_pose_rig(int joints, bool extra_joint, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  std::vector<Joint> js;
+  for (int j = 0; j < joints; ++j) {
+    js.push_back({"j" + std::to_string(j), static_cast<int16_t>(j == 0 ? -1 : (j - 1) / 2),
+                  Trs{{unit(rng), unit(rng), unit(rng)},
+                      normalize(Quat{unit(rng), unit(rng), unit(rng), unit(rng)}),
+                      {1.0f, 1.0f, 1.0f}}});
+  }
+  // No random draws for it: both rigs get the same keys.
+  if (extra_joint) js.push_back({"extra", 0, Trs{{0.0f, 1.0f, 0.0f}, {}, {1.0f, 1.0f, 1.0f}}});
+  Skeleton skeleton = std::move(*Skeleton::create(std::move(js), {}, Mat4{}));
+  std::vector<Clip> clips;
+  for (int c = 0; c < 5; ++c) {
+    Clip clip("c" + std::to_string(c));
+    const std::vector<float> times = {0.0f, 0.3f, 0.7f, 1.1f + 0.1f * static_cast<float>(c)};
+    for (int j = 0; j < joints; ++j) {
+      std::vector<float> t3, r4, s3;
+      for (size_t k = 0; k < times.size(); ++k) {
+        const Quat q = normalize(Quat{unit(rng), unit(rng), unit(rng), unit(rng)});
+        r4.insert(r4.end(), {q.x, q.y, q.z, q.w});
+        for (int i = 0; i < 3; ++i) t3.push_back(unit(rng));
+        for (int i = 0; i < 3; ++i) s3.push_back(1.0f + 0.5f * unit(rng));
+      }
+      const uint16_t joint = static_cast<uint16_t>(j);
+      clip.add_channel(joint, Property::kTranslation,
+                       c == 2 ? Interpolation::kStep : Interpolation::kLinear, times, t3);
+      clip.add_channel(joint, Property::kRotation, Interpolation::kLinear, times, r4);
+      clip.add_channel(joint, Property::kScale, Interpolation::kLinear, times, s3);
+    }
+    clips.push_back(std::move(clip));
+  }
+  return std::move(*Rig::create(std::move(skeleton), std::move(clips)));
+}
+
+TEST(PoseBlend, WholePoseLayersMixAsChannelByChannelBitForBit) {
+  constexpr int kJoints = 11;  // not a multiple of 4: blend_poses' tail too
+  const Rig whole = whole_pose_rig(kJoints, false, 0xb1e4du);
+  const Rig partial = whole_pose_rig(kJoints, true, 0xb1e4du);
+  Animator a = *Animator::create(&whole, 60);
+  Animator b = *Animator::create(&partial, 60);
+  for (Animator* x : {&a, &b}) {
+    // A mix of clip 0 under clip 1 at 0.5, fading out under a mix of clip 2 under clip 3
+    // at 0.25, and clip 4 over everything as a plain overlay at 0.4.
+    ASSERT_TRUE(x->play(0, 0));
+    ASSERT_TRUE(x->blend(1, 0.5f, 0));
+    ASSERT_TRUE(x->crossfade(2, 1.0, 10));
+    ASSERT_TRUE(x->blend(3, 0.25f, 10));
+    LayerOptions overlay;
+    overlay.weight = 0.4f;
+    ASSERT_TRUE(x->add_overlay(4, overlay, 0));
+  }
+  size_t compared = 0;
+  for (int64_t tick = 0; tick < 200; tick += 3) {
+    a.evaluate(tick);
+    b.evaluate(tick);
+    ASSERT_EQ(a.locals().size(), static_cast<size_t>(kJoints));
+    for (size_t j = 0; j < static_cast<size_t>(kJoints); ++j) {
+      expect_same_bits(a.locals()[j], b.locals()[j], j, static_cast<float>(tick));
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 67u * kJoints);
+  // The layers did mix: a pose of the fade is not clip 2's alone.
+  Animator c = *Animator::create(&whole, 60);
+  ASSERT_TRUE(c.play(2, 10));
+  a.evaluate(40);
+  c.evaluate(40);
+  EXPECT_NE(bits_of(a.locals()[3].rotation.x), bits_of(c.locals()[3].rotation.x));
 }
 
 }  // namespace

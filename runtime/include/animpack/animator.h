@@ -320,6 +320,7 @@ class Animator {
     int slot = 0;
     uint32_t* cursors = nullptr;  // one key cursor per channel of the clip
     const float* mask = nullptr;  // one weight per joint (in mask_pool_), or null: 1 everywhere
+    bool keys_pose = false;  // its clip keys every joint's T, R and S exactly once (keys_pose())
   };
   struct Mix {
     Layer layers[kMaxBlendPoints];
@@ -352,6 +353,9 @@ class Animator {
   void sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose, std::span<float> weights);
   void sample_layer_weights(Layer& layer, float t, std::span<float> weights);
   void sample_layer_masked(Layer& layer, float t, std::span<Trs> pose);
+  bool keys_pose(uint16_t clip);
+  bool sets_pose(const Layer& layer) const;
+  void mix_layer(Layer& layer, int64_t tick, std::span<Trs> pose, std::span<float> weights);
   void collect_events(const Layer& layer, uint8_t mix, uint8_t layer_index, int64_t tick);
   void passed(Layer& layer, int64_t tick);
 
@@ -368,6 +372,8 @@ class Animator {
   std::vector<uint32_t> cursor_pool_;  // kSlots * max channels
   std::vector<float> mask_pool_;       // kSlots * joints
   std::vector<Trs> locals_, mix_pose_;
+  std::vector<Trs> layer_pose_;  // one layer sampled whole (mix_layer)
+  std::vector<uint8_t> keyed_;   // keys_pose()'s scratch: T, R, S bits per joint
   std::vector<Mat4> globals_, palette_;
   std::vector<AnimEvent> events_;      // capacity fixed at create()
   std::vector<float> morph_weights_;   // rig morph_weight_count()
