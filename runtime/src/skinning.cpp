@@ -5,6 +5,9 @@
 #include <cstring>
 
 #include "kernels.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include "morph_internal.h"
 
 namespace animpack {
@@ -82,7 +85,7 @@ inline void store_tangent(Vec4& out, v4 xyz, float w) { out = {xyz[0], xyz[1], x
 // Four vertices at a time (skin_group) and the rest one by one (skin_one), the same
 // operations per vertex either way. The group reads its four vertices' inputs before it
 // writes any output (the morph path skins the output streams in place), keeps each
-// vertex's blend in registers, and stores four Vec3s as three 16-byte stores. Its
+// vertex's blend in registers, and stores each pair of positions as soon as it has it. Its
 // normals and tangents are normalised four at once: transposed so that lane i holds
 // vertex i, len = sqrt((x x + y y) + z z), one vector square root and one division,
 // then x (1 / len) per lane, a zero length keeping the vector as it is: normalize3's
@@ -113,7 +116,11 @@ inline void store_bytes(void* p, v4 x) { std::memcpy(p, &x, 16); }
 
 template <int kLane>
 inline v4 broadcast(v4 x) {
+#if defined(__SSE2__)
+  return (v4)_mm_shuffle_epi32((__m128i)x, kLane * 0x55);
+#else
   return __builtin_shufflevector(x, x, kLane, kLane, kLane, kLane);
+#endif
 }
 
 // The blend of one vertex with the weights as a vector (lanes broadcast, each product
@@ -171,12 +178,20 @@ inline v4 transform_direction(const Blend& m, v4 x, v4 y, v4 z) {
   return m.c0 * x + m.c1 * y + m.c2 * z;
 }
 
-// Lanes 0..2 of four vectors as the 48 bytes of four consecutive Vec3s.
-inline void store3x4(Vec3* out, v4 a, v4 b, v4 c, v4 d) {
+// Lanes 0..2 of two vectors as the 24 bytes of two consecutive Vec3s: the first pair of
+// a group as 16 + 8 bytes, the second as 8 + 16, so that four Vec3s take four stores and
+// no position is held in a register once its pair is known.
+inline void store3x2_first(Vec3* out, v4 a, v4 b) {
   unsigned char* p = reinterpret_cast<unsigned char*>(out);
-  store_bytes(p, __builtin_shufflevector(a, b, 0, 1, 2, 4));
-  store_bytes(p + 16, __builtin_shufflevector(b, c, 1, 2, 4, 5));
-  store_bytes(p + 32, __builtin_shufflevector(c, d, 2, 4, 5, 6));
+  store_bytes(p, __builtin_shufflevector(a, b, 0, 1, 2, 4));  // a.x a.y a.z b.x
+  const int64_t yz = ((kernel::v2i64)__builtin_shufflevector(b, b, 1, 2, 1, 2))[0];
+  std::memcpy(p + 16, &yz, 8);
+}
+inline void store3x2_second(Vec3* out, v4 a, v4 b) {
+  unsigned char* p = reinterpret_cast<unsigned char*>(out);
+  const int64_t xy = ((kernel::v2i64)a)[0];
+  std::memcpy(p, &xy, 8);
+  store_bytes(p + 8, __builtin_shufflevector(a, b, 2, 4, 5, 6));  // a.z b.x b.y b.z
 }
 
 // Four vectors (lanes 0..2) normalised, as rows x, y, z (lane i = vector i).
@@ -263,9 +278,10 @@ inline void skin_group(const Streams& s, const Mat4* palette, size_t v) {
   v4 op[4] = {}, on[4] = {}, ot[4] = {};
   skin_lane<0, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, tan, op, on, ot);
   skin_lane<1, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, tan, op, on, ot);
+  store3x2_first(s.out_positions + v, op[0], op[1]);
   skin_lane<2, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, tan, op, on, ot);
   skin_lane<3, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, tan, op, on, ot);
-  store3x4(s.out_positions + v, op[0], op[1], op[2], op[3]);
+  store3x2_second(s.out_positions + v + 2, op[2], op[3]);
   if constexpr (kNormals) store_rows3(s.out_normals + v, normalize_rows(on));
   if constexpr (kTangents) {
     const v4 zw01 = __builtin_shufflevector(tan[0], tan[1], 2, 6, 3, 7);  // z0 z1 w0 w1
