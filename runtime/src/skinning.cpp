@@ -238,12 +238,12 @@ inline void store_rows4(Vec4* out, const Rows& r, v4 w) {
   store_bytes(out + 3, __builtin_shufflevector(xy23, zw23, 2, 3, 6, 7));
 }
 
-// Vertex v + kI of a group: its inputs are in pos and nrm (four Vec3s as three vectors,
-// coordinate c of vertex i at float 3 i + c) and tan[kI]; its skinned position, normal
-// and tangent (unnormalised) go to op, on and ot[kI].
+// Vertex v + kI of a group: its position and normal are in pos and nrm (four Vec3s as
+// three vectors, coordinate c of vertex i at float 3 i + c), its tangent is read here;
+// its skinned position, normal and tangent (unnormalised) go to op, on and ot[kI].
 template <int kI, bool kNormals, bool kTangents, bool kEight>
 inline void skin_lane(const Streams& s, const Mat4* palette, size_t v, const v4 pos[3],
-                      const v4 nrm[3], const v4 tan[4], v4 op[4], v4 on[4], v4 ot[4]) {
+                      const v4 nrm[3], v4 op[4], v4 on[4], v4 ot[4]) {
   constexpr int kX = 3 * kI, kY = 3 * kI + 1, kZ = 3 * kI + 2;
   Blend m = blend_v(palette, s.joints[v + kI], load_bytes(s.weights + v + kI));
   if constexpr (kEight) {
@@ -256,36 +256,37 @@ inline void skin_lane(const Streams& s, const Mat4* palette, size_t v, const v4 
                                  broadcast<kZ % 4>(nrm[kZ / 4]));
   }
   if constexpr (kTangents) {
-    ot[kI] =
-        transform_direction(m, broadcast<0>(tan[kI]), broadcast<1>(tan[kI]), broadcast<2>(tan[kI]));
+    const v4 t = load_bytes(s.tangents + v + kI);
+    ot[kI] = transform_direction(m, broadcast<0>(t), broadcast<1>(t), broadcast<2>(t));
   }
 }
 
 // Vertices v .. v + 3.
 template <bool kNormals, bool kTangents, bool kEight>
 inline void skin_group(const Streams& s, const Mat4* palette, size_t v) {
-  // Every input of the four first (three 16-byte loads per Vec3 stream).
-  v4 pos[3] = {}, nrm[3] = {}, tan[4] = {};
+  // The positions and normals of the four first (three 16-byte loads per stream): every
+  // input is read before the output it may share (morph) is written.
+  v4 pos[3] = {}, nrm[3] = {};
   const unsigned char* ps = reinterpret_cast<const unsigned char*>(s.positions + v);
   for (int i = 0; i < 3; ++i) pos[i] = load_bytes(ps + 16 * i);
   if constexpr (kNormals) {
     const unsigned char* ns = reinterpret_cast<const unsigned char*>(s.normals + v);
     for (int i = 0; i < 3; ++i) nrm[i] = load_bytes(ns + 16 * i);
   }
-  if constexpr (kTangents) {
-    for (int i = 0; i < 4; ++i) tan[i] = load_bytes(s.tangents + v + i);
-  }
   v4 op[4] = {}, on[4] = {}, ot[4] = {};
-  skin_lane<0, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, tan, op, on, ot);
-  skin_lane<1, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, tan, op, on, ot);
+  skin_lane<0, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, op, on, ot);
+  skin_lane<1, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, op, on, ot);
   store3x2_first(s.out_positions + v, op[0], op[1]);
-  skin_lane<2, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, tan, op, on, ot);
-  skin_lane<3, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, tan, op, on, ot);
+  skin_lane<2, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, op, on, ot);
+  skin_lane<3, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, op, on, ot);
   store3x2_second(s.out_positions + v + 2, op[2], op[3]);
   if constexpr (kNormals) store_rows3(s.out_normals + v, normalize_rows(on));
   if constexpr (kTangents) {
-    const v4 zw01 = __builtin_shufflevector(tan[0], tan[1], 2, 6, 3, 7);  // z0 z1 w0 w1
-    const v4 zw23 = __builtin_shufflevector(tan[2], tan[3], 2, 6, 3, 7);  // z2 z3 w2 w3
+    // The inputs' w, read again (nothing has written the tangent output yet).
+    const v4 t0 = load_bytes(s.tangents + v), t1 = load_bytes(s.tangents + v + 1);
+    const v4 t2 = load_bytes(s.tangents + v + 2), t3 = load_bytes(s.tangents + v + 3);
+    const v4 zw01 = __builtin_shufflevector(t0, t1, 2, 6, 3, 7);  // z0 z1 w0 w1
+    const v4 zw23 = __builtin_shufflevector(t2, t3, 2, 6, 3, 7);  // z2 z3 w2 w3
     store_rows4(s.out_tangents + v, normalize_rows(ot),
                 __builtin_shufflevector(zw01, zw23, 2, 3, 6, 7));
   }
