@@ -83,13 +83,14 @@ inline void skin_one(const SkinInput& in, const Mat4* palette, const SkinOutput&
 inline void store_tangent(Vec4& out, v4 xyz, float w) { out = {xyz[0], xyz[1], xyz[2], w}; }
 
 // Four vertices at a time (skin_group) and the rest one by one (skin_one), the same
-// operations per vertex either way. The group reads its four vertices' inputs before it
-// writes any output (the morph path skins the output streams in place), keeps each
-// vertex's blend in registers, and stores each pair of positions as soon as it has it. Its
-// normals and tangents are normalised four at once: transposed so that lane i holds
-// vertex i, len = sqrt((x x + y y) + z z), one vector square root and one division,
-// then x (1 / len) per lane, a zero length keeping the vector as it is: normalize3's
-// operations, lane by lane.
+// operations per vertex either way. A group reads every vertex's inputs before it
+// writes that vertex's outputs (the morph path skins the output streams in place):
+// positions and normals of the four first, each tangent in its lane, and the positions
+// stored a pair at a time. Each vertex's blend stays in registers, and the lanes of the
+// weights and coordinates are broadcast with pshufd. Normals and tangents are
+// normalised four at once: transposed so that lane i holds vertex i, len = sqrt((x x +
+// y y) + z z), one vector square root and one division, then x (1 / len) per lane, a
+// zero length keeping the vector as it is: normalize3's operations, lane by lane.
 static_assert(sizeof(Vec3) == 12 && sizeof(Vec4) == 16 && sizeof(JointIndices) == 8);
 
 // Raw stream pointers of one skin() call (checked lengths, n vertices each).
