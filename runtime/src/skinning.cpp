@@ -264,7 +264,7 @@ inline void skin_lane(const Streams& s, const Mat4* palette, size_t v, const v4 
 
 // Vertices v .. v + 3.
 template <bool kNormals, bool kTangents, bool kEight>
-inline void skin_group(const Streams& s, const Mat4* palette, size_t v) {
+inline void skin_group(const Streams& s, const Mat4* palette, size_t v, v4 on[4]) {
   // The positions and normals of the four first (three 16-byte loads per stream): every
   // input is read before the output it may share (morph) is written.
   v4 pos[3] = {}, nrm[3] = {};
@@ -274,14 +274,13 @@ inline void skin_group(const Streams& s, const Mat4* palette, size_t v) {
     const unsigned char* ns = reinterpret_cast<const unsigned char*>(s.normals + v);
     for (int i = 0; i < 3; ++i) nrm[i] = load_bytes(ns + 16 * i);
   }
-  v4 op[4] = {}, on[4] = {}, ot[4] = {};
+  v4 op[4] = {}, ot[4] = {};
   skin_lane<0, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, op, on, ot);
   skin_lane<1, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, op, on, ot);
   store3x2_first(s.out_positions + v, op[0], op[1]);
   skin_lane<2, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, op, on, ot);
   skin_lane<3, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, op, on, ot);
   store3x2_second(s.out_positions + v + 2, op[2], op[3]);
-  if constexpr (kNormals) store_rows3(s.out_normals + v, normalize_rows(on));
   if constexpr (kTangents) {
     // The inputs' w, read again (nothing has written the tangent output yet).
     const v4 t0 = load_bytes(s.tangents + v), t1 = load_bytes(s.tangents + v + 1);
@@ -301,7 +300,21 @@ void skin_vertices(const SkinInput& in, const Mat4* palette, const SkinOutput& o
                   in.weights.data(),   in.joints1.data(),  in.weights1.data(), out.positions.data(),
                   out.normals.data(),  out.tangents.data()};
   size_t v = 0;
-  for (; v + 4 <= n; v += 4) skin_group<kNormals, kTangents, kEight>(s, palette, v);
+  // A group's normals are normalised and stored after the next group is skinned, so
+  // that their square root and division overlap that group's blends instead of ending
+  // a chain of dependent operations (nothing of the next group reads those outputs).
+  v4 pending[4] = {};
+  size_t pending_v = n;  // none
+  for (; v + 4 <= n; v += 4) {
+    v4 on[4] = {};
+    skin_group<kNormals, kTangents, kEight>(s, palette, v, on);
+    if constexpr (kNormals) {
+      if (pending_v != n) store_rows3(s.out_normals + pending_v, normalize_rows(pending));
+      for (int i = 0; i < 4; ++i) pending[i] = on[i];
+      pending_v = v;
+    }
+  }
+  if (kNormals && pending_v != n) store_rows3(s.out_normals + pending_v, normalize_rows(pending));
   for (; v < n; ++v) {
     v4 nrm, tan;
     skin_one<kNormals, kTangents, kEight>(in, palette, out, v, &nrm, &tan);
