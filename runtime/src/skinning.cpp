@@ -300,21 +300,25 @@ void skin_vertices(const SkinInput& in, const Mat4* palette, const SkinOutput& o
                   in.weights.data(),   in.joints1.data(),  in.weights1.data(), out.positions.data(),
                   out.normals.data(),  out.tangents.data()};
   size_t v = 0;
-  // A group's normals are normalised and stored after the next group is skinned, so
-  // that their square root and division overlap that group's blends instead of ending
-  // a chain of dependent operations (nothing of the next group reads those outputs).
+  // Without tangents, a group's normals are normalised and stored after the next group
+  // is skinned, so that their square root and division overlap that group's blends
+  // instead of ending a chain of dependent operations (nothing of the next group reads
+  // those outputs). With tangents this measured no faster and they are stored at once.
+  constexpr bool kDefer = kNormals && !kTangents;
   v4 pending[4] = {};
   size_t pending_v = n;  // none
   for (; v + 4 <= n; v += 4) {
     v4 on[4] = {};
     skin_group<kNormals, kTangents, kEight>(s, palette, v, on);
-    if constexpr (kNormals) {
+    if constexpr (kDefer) {
       if (pending_v != n) store_rows3(s.out_normals + pending_v, normalize_rows(pending));
       for (int i = 0; i < 4; ++i) pending[i] = on[i];
       pending_v = v;
+    } else if constexpr (kNormals) {
+      store_rows3(s.out_normals + v, normalize_rows(on));
     }
   }
-  if (kNormals && pending_v != n) store_rows3(s.out_normals + pending_v, normalize_rows(pending));
+  if (kDefer && pending_v != n) store_rows3(s.out_normals + pending_v, normalize_rows(pending));
   for (; v < n; ++v) {
     v4 nrm, tan;
     skin_one<kNormals, kTangents, kEight>(in, palette, out, v, &nrm, &tan);
