@@ -454,7 +454,8 @@ void BM_RootMotionFrame(benchmark::State& state) {
 
 // ---------------------------------------------------------------------------------------
 // (f) CPU skinning of 10k vertices with 4 influences against a 64-joint palette.
-// range(0): 0 positions only, 1 positions + normals, 2 positions + normals + tangents.
+// range(0): 0 positions only, 1 positions + normals, 2 positions + normals + tangents;
+// BM_Skin's range(1): the vertex count (10k, and 50k: streams past the L2 cache).
 
 struct Mesh {
   std::vector<Vec3> positions, normals;
@@ -492,11 +493,12 @@ Mesh make_mesh(int vertices, int palette_size) {
 
 void BM_Skin(benchmark::State& state) {
   const int streams = static_cast<int>(state.range(0));
+  const int vertices = static_cast<int>(state.range(1));
   const Rig& rig = rig_for(kSkinJoints);
   Animator animator = must(Animator::create(&rig, kTickRate), "animator");
   (void)must(animator.play(0, 0), "play");
   animator.evaluate(78);
-  const Mesh mesh = make_mesh(kVertexCount, kSkinJoints);
+  const Mesh mesh = make_mesh(vertices, kSkinJoints);
   std::vector<Vec3> out_positions(mesh.positions.size()), out_normals(mesh.positions.size());
   std::vector<Vec4> out_tangents(mesh.positions.size());
   SkinInput in{mesh.positions, {}, {}, mesh.joints, mesh.weights};
@@ -515,9 +517,9 @@ void BM_Skin(benchmark::State& state) {
     benchmark::DoNotOptimize(out_positions.data());
     benchmark::ClobberMemory();
   }
-  state.counters["ns_per_vertex"] = benchmark::Counter(
-      static_cast<double>(kVertexCount) * static_cast<double>(state.iterations()),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_vertex"] =
+      benchmark::Counter(static_cast<double>(vertices) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 // Eight influences: the mesh above with a second set of four joints holding 30% of each
@@ -683,7 +685,10 @@ BENCHMARK(BM_RootMotionFrame)
     ->Apply(common)
     ->ArgNames({"joints", "root_motion"})
     ->ArgsProduct({{kSkinJoints}, {0, 1}});
-BENCHMARK(BM_Skin)->Apply(common)->ArgName("streams")->DenseRange(0, 2);
+BENCHMARK(BM_Skin)
+    ->Apply(common)
+    ->ArgNames({"streams", "vertices"})
+    ->ArgsProduct({{0, 1, 2}, {kVertexCount, 50000}});
 BENCHMARK(BM_Skin8Influences)->Apply(common)->ArgName("streams")->DenseRange(0, 2);
 BENCHMARK(BM_MorphSkin)->Apply(common)->ArgName("active")->Arg(0)->Arg(2)->Arg(8);
 BENCHMARK(BM_EvaluateMorphWeights)->Apply(common)->ArgName("targets")->Arg(52);

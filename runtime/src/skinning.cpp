@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "kernels.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include "morph_internal.h"
 
 namespace animpack {
@@ -78,32 +82,243 @@ inline void skin_one(const SkinInput& in, const Mat4* palette, const SkinOutput&
 
 inline void store_tangent(Vec4& out, v4 xyz, float w) { out = {xyz[0], xyz[1], xyz[2], w}; }
 
-// Skins every vertex. With tangents, four vertices at a time first, so that their
-// normals and tangents are normalised together (kernel::normalize3x4: one vector
-// square root and one division for four vectors); the rest, and every vertex when
-// there are no tangents, one by one (kernel::normalize3). Batching measured faster
-// with two streams to normalise and slightly slower with normals alone
-// (docs/performance.md).
-template <bool kNormals, bool kTangents, bool kEight>
-void skin_vertices(const SkinInput& in, const Mat4* palette, const SkinOutput& out) {
-  const size_t n = in.positions.size();
-  size_t v = 0;
-  if constexpr (kTangents) {
-    for (; v + 4 <= n; v += 4) {
-      v4 nrm[4], tan[4];
-      for (size_t i = 0; i < 4; ++i) {
-        skin_one<kNormals, kTangents, kEight>(in, palette, out, v + i, &nrm[i], &tan[i]);
-      }
-      if constexpr (kNormals) {
-        kernel::normalize3x4(nrm);
-        for (size_t i = 0; i < 4; ++i) kernel::store3(out.normals[v + i], nrm[i]);
-      }
-      kernel::normalize3x4(tan);
-      for (size_t i = 0; i < 4; ++i) {
-        store_tangent(out.tangents[v + i], tan[i], in.tangents[v + i].w);
+// Four vertices at a time (skin_group) and the rest one by one (skin_one), the same
+// operations per vertex either way. A group reads every vertex's inputs before it
+// writes that vertex's outputs (the morph path skins the output streams in place):
+// positions and normals of the four first, each tangent in its lane, and the positions
+// stored a pair at a time. Each vertex's blend stays in registers, and the lanes of the
+// weights and coordinates are broadcast with pshufd. Normals and tangents are
+// normalised four at once: transposed so that lane i holds vertex i, len = sqrt((x x +
+// y y) + z z), one vector square root and one division, then x (1 / len) per lane, a
+// zero length keeping the vector as it is: normalize3's operations, lane by lane.
+static_assert(sizeof(Vec3) == 12 && sizeof(Vec4) == 16 && sizeof(JointIndices) == 8);
+
+// Raw stream pointers of one skin() call (checked lengths, n vertices each).
+struct Streams {
+  const Vec3* positions;
+  const Vec3* normals;
+  const Vec4* tangents;
+  const JointIndices* joints;
+  const Vec4* weights;
+  const JointIndices* joints1;
+  const Vec4* weights1;
+  Vec3* out_positions;
+  Vec3* out_normals;
+  Vec4* out_tangents;
+};
+
+// 16 bytes at p (any alignment) and back.
+inline v4 load_bytes(const void* p) {
+  v4 r;
+  std::memcpy(&r, p, 16);
+  return r;
+}
+inline void store_bytes(void* p, v4 x) { std::memcpy(p, &x, 16); }
+
+template <int kLane>
+inline v4 broadcast(v4 x) {
+#if defined(__SSE2__)
+  return (v4)_mm_shuffle_epi32((__m128i)x, kLane * 0x55);
+#else
+  return __builtin_shufflevector(x, x, kLane, kLane, kLane, kLane);
+#endif
+}
+
+// The blend of one vertex with the weights as a vector (lanes broadcast, each product
+// the same IEEE multiplication as by the scalar weight).
+inline Blend blend_v(const Mat4* palette, const JointIndices& j, v4 w) {
+  const float* p0 = palette[j.j[0]].m;
+  const float* p1 = palette[j.j[1]].m;
+  const float* p2 = palette[j.j[2]].m;
+  const float* p3 = palette[j.j[3]].m;
+  const v4 w0 = broadcast<0>(w), w1 = broadcast<1>(w), w2 = broadcast<2>(w), w3 = broadcast<3>(w);
+  v4 c[4];
+  for (int k = 0; k < 4; ++k) {
+    c[k] = kernel::load4(p0 + 4 * k) * w0;
+    c[k] = c[k] + kernel::load4(p1 + 4 * k) * w1;
+    c[k] = c[k] + kernel::load4(p2 + 4 * k) * w2;
+    c[k] = c[k] + kernel::load4(p3 + 4 * k) * w3;
+  }
+  return {c[0], c[1], c[2], c[3]};
+}
+
+// blend_more with the weights as a vector: when all four are non-zero (the common case
+// of a vertex with eight influences) every select would keep the sum, so the sums are
+// added plainly; when all four are zero nothing changes; otherwise blend_more's selects.
+inline void blend_more_v(Blend& b, const Mat4* palette, const JointIndices& j, v4 w) {
+  using kernel::v4i;
+  const v4i nonzero = w != kernel::splat(0.0f);
+  const bool all = nonzero[0] & nonzero[1] & nonzero[2] & nonzero[3];
+  const bool none = !(nonzero[0] | nonzero[1] | nonzero[2] | nonzero[3]);
+  if (none) return;
+  const v4 ws[4] = {broadcast<0>(w), broadcast<1>(w), broadcast<2>(w), broadcast<3>(w)};
+  v4 c[4] = {b.c0, b.c1, b.c2, b.c3};
+  if (all) {
+    for (int i = 0; i < 4; ++i) {
+      const float* p = palette[j.j[i]].m;
+      for (int k = 0; k < 4; ++k) c[k] = c[k] + kernel::load4(p + 4 * k) * ws[i];
+    }
+  } else {
+    for (int i = 0; i < 4; ++i) {
+      const float* p = palette[j.j[i]].m;
+      const int32_t bits = nonzero[i];
+      const v4i keep_sum = {bits, bits, bits, bits};
+      for (int k = 0; k < 4; ++k) {
+        const v4 sum = c[k] + kernel::load4(p + 4 * k) * ws[i];
+        c[k] = (v4)(((v4i)sum & keep_sum) | ((v4i)c[k] & ~keep_sum));
       }
     }
   }
+  b = {c[0], c[1], c[2], c[3]};
+}
+
+inline v4 transform_point(const Blend& m, v4 x, v4 y, v4 z) {
+  return m.c0 * x + m.c1 * y + m.c2 * z + m.c3;
+}
+inline v4 transform_direction(const Blend& m, v4 x, v4 y, v4 z) {
+  return m.c0 * x + m.c1 * y + m.c2 * z;
+}
+
+// Lanes 0..2 of two vectors as the 24 bytes of two consecutive Vec3s: the first pair of
+// a group as 16 + 8 bytes, the second as 8 + 16, so that four Vec3s take four stores and
+// no position is held in a register once its pair is known.
+inline void store3x2_first(Vec3* out, v4 a, v4 b) {
+  unsigned char* p = reinterpret_cast<unsigned char*>(out);
+  store_bytes(p, __builtin_shufflevector(a, b, 0, 1, 2, 4));  // a.x a.y a.z b.x
+  const int64_t yz = ((kernel::v2i64)__builtin_shufflevector(b, b, 1, 2, 1, 2))[0];
+  std::memcpy(p + 16, &yz, 8);
+}
+inline void store3x2_second(Vec3* out, v4 a, v4 b) {
+  unsigned char* p = reinterpret_cast<unsigned char*>(out);
+  const int64_t xy = ((kernel::v2i64)a)[0];
+  std::memcpy(p, &xy, 8);
+  store_bytes(p + 8, __builtin_shufflevector(a, b, 2, 4, 5, 6));  // a.z b.x b.y b.z
+}
+
+// Four vectors (lanes 0..2) normalised, as rows x, y, z (lane i = vector i).
+struct Rows {
+  v4 x, y, z;
+};
+inline Rows normalize_rows(const v4 v[4]) {
+  using kernel::v4i;
+  const v4 lo01 = __builtin_shufflevector(v[0], v[1], 0, 4, 1, 5);  // x0 x1 y0 y1
+  const v4 lo23 = __builtin_shufflevector(v[2], v[3], 0, 4, 1, 5);  // x2 x3 y2 y3
+  const v4 hi01 = __builtin_shufflevector(v[0], v[1], 2, 6, 3, 7);  // z0 z1 . .
+  const v4 hi23 = __builtin_shufflevector(v[2], v[3], 2, 6, 3, 7);  // z2 z3 . .
+  const v4 x = __builtin_shufflevector(lo01, lo23, 0, 1, 4, 5);
+  const v4 y = __builtin_shufflevector(lo01, lo23, 2, 3, 6, 7);
+  const v4 z = __builtin_shufflevector(hi01, hi23, 0, 1, 4, 5);
+  const v4 len = kernel::sqrt4((x * x + y * y) + z * z);
+  const v4 inv = kernel::splat(1.0f) / len;
+  const v4i zero = len == kernel::splat(0.0f);  // these keep their input
+  return {(v4)((zero & (v4i)x) | (~zero & (v4i)(x * inv))),
+          (v4)((zero & (v4i)y) | (~zero & (v4i)(y * inv))),
+          (v4)((zero & (v4i)z) | (~zero & (v4i)(z * inv)))};
+}
+
+// Rows x, y, z as four consecutive Vec3s.
+inline void store_rows3(Vec3* out, const Rows& r) {
+  const v4 xy01 = __builtin_shufflevector(r.x, r.y, 0, 4, 1, 5);  // x0 y0 x1 y1
+  const v4 xy23 = __builtin_shufflevector(r.x, r.y, 2, 6, 3, 7);  // x2 y2 x3 y3
+  const v4 yz1 = __builtin_shufflevector(xy01, r.z, 3, 5, 3, 5);  // y1 z1 . .
+  unsigned char* p = reinterpret_cast<unsigned char*>(out);
+  store_bytes(p, __builtin_shufflevector(xy01, r.z, 0, 1, 4, 2));       // x0 y0 z0 x1
+  store_bytes(p + 16, __builtin_shufflevector(yz1, xy23, 0, 1, 4, 5));  // y1 z1 x2 y2
+  store_bytes(p + 32, __builtin_shufflevector(r.z, xy23, 2, 6, 7, 3));  // z2 x3 y3 z3
+}
+
+// Rows x, y, z and w as four consecutive Vec4s.
+inline void store_rows4(Vec4* out, const Rows& r, v4 w) {
+  const v4 xy01 = __builtin_shufflevector(r.x, r.y, 0, 4, 1, 5);
+  const v4 zw01 = __builtin_shufflevector(r.z, w, 0, 4, 1, 5);
+  const v4 xy23 = __builtin_shufflevector(r.x, r.y, 2, 6, 3, 7);
+  const v4 zw23 = __builtin_shufflevector(r.z, w, 2, 6, 3, 7);
+  store_bytes(out + 0, __builtin_shufflevector(xy01, zw01, 0, 1, 4, 5));
+  store_bytes(out + 1, __builtin_shufflevector(xy01, zw01, 2, 3, 6, 7));
+  store_bytes(out + 2, __builtin_shufflevector(xy23, zw23, 0, 1, 4, 5));
+  store_bytes(out + 3, __builtin_shufflevector(xy23, zw23, 2, 3, 6, 7));
+}
+
+// Vertex v + kI of a group: its position and normal are in pos and nrm (four Vec3s as
+// three vectors, coordinate c of vertex i at float 3 i + c), its tangent is read here;
+// its skinned position, normal and tangent (unnormalised) go to op, on and ot[kI].
+template <int kI, bool kNormals, bool kTangents, bool kEight>
+inline void skin_lane(const Streams& s, const Mat4* palette, size_t v, const v4 pos[3],
+                      const v4 nrm[3], v4 op[4], v4 on[4], v4 ot[4]) {
+  constexpr int kX = 3 * kI, kY = 3 * kI + 1, kZ = 3 * kI + 2;
+  Blend m = blend_v(palette, s.joints[v + kI], load_bytes(s.weights + v + kI));
+  if constexpr (kEight) {
+    blend_more_v(m, palette, s.joints1[v + kI], load_bytes(s.weights1 + v + kI));
+  }
+  op[kI] = transform_point(m, broadcast<kX % 4>(pos[kX / 4]), broadcast<kY % 4>(pos[kY / 4]),
+                           broadcast<kZ % 4>(pos[kZ / 4]));
+  if constexpr (kNormals) {
+    on[kI] = transform_direction(m, broadcast<kX % 4>(nrm[kX / 4]), broadcast<kY % 4>(nrm[kY / 4]),
+                                 broadcast<kZ % 4>(nrm[kZ / 4]));
+  }
+  if constexpr (kTangents) {
+    const v4 t = load_bytes(s.tangents + v + kI);
+    ot[kI] = transform_direction(m, broadcast<0>(t), broadcast<1>(t), broadcast<2>(t));
+  }
+}
+
+// Vertices v .. v + 3.
+template <bool kNormals, bool kTangents, bool kEight>
+inline void skin_group(const Streams& s, const Mat4* palette, size_t v, v4 on[4]) {
+  // The positions and normals of the four first (three 16-byte loads per stream): every
+  // input is read before the output it may share (morph) is written.
+  v4 pos[3] = {}, nrm[3] = {};
+  const unsigned char* ps = reinterpret_cast<const unsigned char*>(s.positions + v);
+  for (int i = 0; i < 3; ++i) pos[i] = load_bytes(ps + 16 * i);
+  if constexpr (kNormals) {
+    const unsigned char* ns = reinterpret_cast<const unsigned char*>(s.normals + v);
+    for (int i = 0; i < 3; ++i) nrm[i] = load_bytes(ns + 16 * i);
+  }
+  v4 op[4] = {}, ot[4] = {};
+  skin_lane<0, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, op, on, ot);
+  skin_lane<1, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, op, on, ot);
+  store3x2_first(s.out_positions + v, op[0], op[1]);
+  skin_lane<2, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, op, on, ot);
+  skin_lane<3, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, op, on, ot);
+  store3x2_second(s.out_positions + v + 2, op[2], op[3]);
+  if constexpr (kTangents) {
+    // The inputs' w, read again (nothing has written the tangent output yet).
+    const v4 t0 = load_bytes(s.tangents + v), t1 = load_bytes(s.tangents + v + 1);
+    const v4 t2 = load_bytes(s.tangents + v + 2), t3 = load_bytes(s.tangents + v + 3);
+    const v4 zw01 = __builtin_shufflevector(t0, t1, 2, 6, 3, 7);  // z0 z1 w0 w1
+    const v4 zw23 = __builtin_shufflevector(t2, t3, 2, 6, 3, 7);  // z2 z3 w2 w3
+    store_rows4(s.out_tangents + v, normalize_rows(ot),
+                __builtin_shufflevector(zw01, zw23, 2, 3, 6, 7));
+  }
+}
+
+// Skins every vertex: groups of four, then the last n % 4 one by one.
+template <bool kNormals, bool kTangents, bool kEight>
+void skin_vertices(const SkinInput& in, const Mat4* palette, const SkinOutput& out) {
+  const size_t n = in.positions.size();
+  const Streams s{in.positions.data(), in.normals.data(),  in.tangents.data(), in.joints.data(),
+                  in.weights.data(),   in.joints1.data(),  in.weights1.data(), out.positions.data(),
+                  out.normals.data(),  out.tangents.data()};
+  size_t v = 0;
+  // Without tangents, a group's normals are normalised and stored after the next group
+  // is skinned, so that their square root and division overlap that group's blends
+  // instead of ending a chain of dependent operations (nothing of the next group reads
+  // those outputs). With tangents this measured no faster and they are stored at once.
+  constexpr bool kDefer = kNormals && !kTangents;
+  v4 pending[4] = {};
+  size_t pending_v = n;  // none
+  for (; v + 4 <= n; v += 4) {
+    v4 on[4] = {};
+    skin_group<kNormals, kTangents, kEight>(s, palette, v, on);
+    if constexpr (kDefer) {
+      if (pending_v != n) store_rows3(s.out_normals + pending_v, normalize_rows(pending));
+      for (int i = 0; i < 4; ++i) pending[i] = on[i];
+      pending_v = v;
+    } else if constexpr (kNormals) {
+      store_rows3(s.out_normals + v, normalize_rows(on));
+    }
+  }
+  if (kDefer && pending_v != n) store_rows3(s.out_normals + pending_v, normalize_rows(pending));
   for (; v < n; ++v) {
     v4 nrm, tan;
     skin_one<kNormals, kTangents, kEight>(in, palette, out, v, &nrm, &tan);

@@ -6,9 +6,12 @@
 
 #include <cmath>
 #include <cstring>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "animpack/animator.h"
+#include "animpack/morph.h"
 #include "animpack/scalar.h"
 #include "fixtures/fixture.h"
 
@@ -257,6 +260,282 @@ TEST(Skinning, RefusesEightInfluenceAndMorphStreamsThatDisagree) {
   in.morph = MorphDeltas{1, {d, 1}, {}, {}};
   EXPECT_EQ(code(skin(in, palette, {op, {}, {}})), ErrorCode::kOk);
   EXPECT_EQ(op[0], (Vec3{2, 0, 0}));
+}
+
+// ---------------------------------------------------------------------------------------
+// skin() works on four vertices at a time; these compare it, bit for bit, with a plain
+// scalar reference kept here: one vertex at a time, the operations of the CPU reference
+// in their order. Blend: each of the 16 matrix elements ((m0 w0 + m1 w1) + m2 w2) + m3 w3,
+// then + m w for each of influences 5..8 whose weight is not exactly 0; position
+// ((c0 x + c1 y) + c2 z) + c3 per row, directions without c3; normals and tangents' xyz
+// by len = sqrt((x x + y y) + z z), unchanged when len == 0, else x (1 / len).
+
+struct Skinned {
+  std::vector<Vec3> positions, normals;
+  std::vector<Vec4> tangents;
+};
+
+Skinned reference_skin(const SkinInput& in, std::span<const Mat4> palette) {
+  Skinned out;
+  const size_t n = in.positions.size();
+  const auto normalised = [](float x, float y, float z, float r[3]) {
+    const float len = std::sqrt((x * x + y * y) + z * z);
+    if (len == 0.0f) {
+      r[0] = x, r[1] = y, r[2] = z;
+      return;
+    }
+    const float inv = 1.0f / len;
+    r[0] = x * inv, r[1] = y * inv, r[2] = z * inv;
+  };
+  for (size_t v = 0; v < n; ++v) {
+    const float w[4] = {in.weights[v].x, in.weights[v].y, in.weights[v].z, in.weights[v].w};
+    float c[16];
+    for (int e = 0; e < 16; ++e) {
+      c[e] = palette[in.joints[v].j[0]].m[e] * w[0];
+      for (int i = 1; i < 4; ++i) c[e] = c[e] + palette[in.joints[v].j[i]].m[e] * w[i];
+    }
+    if (!in.joints1.empty()) {
+      const float w1[4] = {in.weights1[v].x, in.weights1[v].y, in.weights1[v].z, in.weights1[v].w};
+      for (int i = 0; i < 4; ++i) {
+        if (w1[i] == 0.0f) continue;
+        for (int e = 0; e < 16; ++e) c[e] = c[e] + palette[in.joints1[v].j[i]].m[e] * w1[i];
+      }
+    }
+    const auto direction = [&c](float x, float y, float z, float r[3]) {
+      for (int k = 0; k < 3; ++k) r[k] = (c[k] * x + c[4 + k] * y) + c[8 + k] * z;
+    };
+    const Vec3 p = in.positions[v];
+    float d[3];
+    direction(p.x, p.y, p.z, d);
+    out.positions.push_back({d[0] + c[12], d[1] + c[13], d[2] + c[14]});
+    float r[3];
+    if (!in.normals.empty()) {
+      const Vec3 q = in.normals[v];
+      direction(q.x, q.y, q.z, d);
+      normalised(d[0], d[1], d[2], r);
+      out.normals.push_back({r[0], r[1], r[2]});
+    }
+    if (!in.tangents.empty()) {
+      const Vec4 t = in.tangents[v];
+      direction(t.x, t.y, t.z, d);
+      normalised(d[0], d[1], d[2], r);
+      out.tangents.push_back({r[0], r[1], r[2], t.w});
+    }
+  }
+  return out;
+}
+
+// A random mesh of n vertices over a palette of `joints` matrices, with the awkward
+// cases mixed in: zero-length and vanishing normals and tangents (whose squared length
+// underflows to 0), negative zeros, weights that are all zero, a single 1, or negative,
+// tangents' w of +1 and -1.
+struct RandomMesh {
+  std::vector<Vec3> positions, normals;
+  std::vector<Vec4> tangents;
+  std::vector<JointIndices> joints, joints1;
+  std::vector<Vec4> weights, weights1;
+  std::vector<Mat4> palette;
+};
+
+RandomMesh random_mesh(size_t n, uint16_t joints, uint32_t seed) {
+  uint32_t state = seed;
+  const auto next = [&state] {
+    state = state * 1664525u + 1013904223u;
+    return state >> 8;
+  };
+  const auto unit = [&next] { return static_cast<float>(next()) / 16777216.0f; };  // [0, 1)
+  const auto range = [&unit](float lo, float hi) { return lo + (hi - lo) * unit(); };
+  RandomMesh m;
+  for (uint16_t i = 0; i < joints; ++i) {
+    Trs t;
+    t.rotation = normalize(Quat{range(-1, 1), range(-1, 1), range(-1, 1), range(-1, 1)});
+    t.translation = {range(-2, 2), range(-2, 2), range(-2, 2)};
+    t.scale = {range(0.5f, 1.5f), range(0.5f, 1.5f), range(0.5f, 1.5f)};
+    m.palette.push_back(to_matrix(t));
+  }
+  const auto direction = [&](uint32_t kind) -> Vec3 {
+    switch (kind % 8) {
+      case 0:
+        return {0.0f, 0.0f, 0.0f};
+      case 1:
+        return {-0.0f, 0.0f, -0.0f};
+      case 2:
+        return {1e-30f, -1e-30f, 0.0f};  // x x + y y underflows to 0
+      default:
+        return {range(-1, 1), range(-1, 1), range(-1, 1)};
+    }
+  };
+  const auto weights = [&](uint32_t kind) -> Vec4 {
+    switch (kind % 8) {
+      case 0:
+        return {0, 0, 0, 0};
+      case 1:
+        return {1, 0, 0, 0};
+      case 2:
+        return {0, 0, 0, 1};
+      case 3:
+        return {-0.25f, 0.5f, 0.75f, 0.0f};
+      case 4:
+        return {0.0f, 0.3f, 0.0f, 0.2f};
+      default: {
+        const Vec4 w{unit(), unit(), unit(), unit()};
+        const float sum = ((w.x + w.y) + w.z) + w.w + 1e-3f;
+        return {w.x / sum, w.y / sum, w.z / sum, w.w / sum};
+      }
+    }
+  };
+  const auto joint_set = [&] {
+    JointIndices j;
+    for (uint16_t& x : j.j) x = static_cast<uint16_t>(next() % joints);
+    return j;
+  };
+  for (size_t v = 0; v < n; ++v) {
+    m.positions.push_back({range(-3, 3), range(-3, 3), range(-3, 3)});
+    m.normals.push_back(direction(next() % 16));
+    const Vec3 t = direction(next() % 16);
+    m.tangents.push_back({t.x, t.y, t.z, next() % 2 ? 1.0f : -1.0f});
+    m.joints.push_back(joint_set());
+    m.joints1.push_back(joint_set());
+    m.weights.push_back(weights(next() % 16));
+    m.weights1.push_back(weights(next() % 16));
+  }
+  return m;
+}
+
+template <typename T>
+bool same_bits(const std::vector<T>& a, std::span<const T> b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+// Skins m with the given streams (and eight influences when asked) both ways and
+// expects the same bits in every output stream.
+void expect_reference_bits(const RandomMesh& m, bool normals, bool tangents, bool eight) {
+  const size_t n = m.positions.size();
+  SkinInput in{m.positions, {}, {}, m.joints, m.weights};
+  if (normals) in.normals = m.normals;
+  if (tangents) in.tangents = m.tangents;
+  if (eight) {
+    in.joints1 = m.joints1;
+    in.weights1 = m.weights1;
+  }
+  std::vector<Vec3> op(n), on(normals ? n : 0);
+  std::vector<Vec4> ot(tangents ? n : 0);
+  ASSERT_TRUE(skin(in, m.palette, {op, on, ot}));
+  const Skinned want = reference_skin(in, m.palette);
+  EXPECT_TRUE(same_bits(want.positions, std::span<const Vec3>(op)))
+      << n << " vertices, normals " << normals << ", tangents " << tangents << ", eight " << eight;
+  EXPECT_TRUE(same_bits(want.normals, std::span<const Vec3>(on))) << n << " vertices";
+  EXPECT_TRUE(same_bits(want.tangents, std::span<const Vec4>(ot))) << n << " vertices";
+}
+
+TEST(Skinning, FourAtATimeMatchesOneAtATimeBitForBit) {
+  // Counts below, at and around multiples of four, and a longer mesh.
+  for (const size_t n : {size_t{1}, size_t{2}, size_t{3}, size_t{4}, size_t{5}, size_t{7},
+                         size_t{8}, size_t{9}, size_t{15}, size_t{1001}}) {
+    const RandomMesh m = random_mesh(n, 37, 0x5eed0000u + static_cast<uint32_t>(n));
+    for (const bool normals : {false, true}) {
+      for (const bool tangents : {false, true}) expect_reference_bits(m, normals, tangents, false);
+    }
+  }
+}
+
+TEST(Skinning, EightInfluencesFourAtATimeMatchOneAtATimeBitForBit) {
+  for (const size_t n : {size_t{3}, size_t{4}, size_t{6}, size_t{13}, size_t{514}}) {
+    const RandomMesh m = random_mesh(n, 64, 0x5eed8000u + static_cast<uint32_t>(n));
+    for (const bool normals : {false, true}) {
+      for (const bool tangents : {false, true}) expect_reference_bits(m, normals, tangents, true);
+    }
+  }
+}
+
+TEST(Skinning, TheReferenceKeepsZeroLengthNormalsAndHandedness) {
+  // The cases the comparisons above rely on do occur: a zero-length normal comes back
+  // as it went in (negative zeros included), a vanishing one unchanged, w kept.
+  const RandomMesh m = random_mesh(257, 8, 0x5eed4000u);
+  std::vector<Vec3> op(m.positions.size()), on(m.positions.size());
+  std::vector<Vec4> ot(m.positions.size());
+  ASSERT_TRUE(
+      skin({m.positions, m.normals, m.tangents, m.joints, m.weights}, m.palette, {op, on, ot}));
+  int kept = 0, negative = 0, positive = 0;
+  for (size_t v = 0; v < m.positions.size(); ++v) {
+    const Vec4 w = m.weights[v];
+    if (w.x == 0 && w.y == 0 && w.z == 0 && w.w == 0) {
+      // All-zero weights collapse the vertex to the origin (+0 or -0 per lane).
+      EXPECT_EQ(op[v], (Vec3{0, 0, 0})) << v;
+    }
+    const Vec3 in_n = m.normals[v];
+    if (in_n.x == 0 && in_n.y == 0 && in_n.z == 0) {
+      EXPECT_EQ(on[v], (Vec3{0, 0, 0})) << v;
+      ++kept;
+    } else if (std::abs(in_n.x) > 1e-3f && length(on[v]) != 0.0f) {
+      EXPECT_NEAR(length(on[v]), 1.0f, 1e-5f) << v;
+    }
+    EXPECT_EQ(ot[v].w, m.tangents[v].w) << v;
+    (ot[v].w < 0 ? negative : positive) += 1;
+  }
+  EXPECT_GT(kept, 0);
+  EXPECT_GT(negative, 0);
+  EXPECT_GT(positive, 0);
+}
+
+TEST(Skinning, MorphThenSkinFourAtATimeMatchesOneAtATimeBitForBit) {
+  for (const size_t n : {size_t{5}, size_t{12}, size_t{203}}) {
+    const RandomMesh m = random_mesh(n, 20, 0x5eedc000u + static_cast<uint32_t>(n));
+    constexpr uint32_t kTargets = 3;
+    std::vector<Vec3> dp, dn, dt;
+    uint32_t state = static_cast<uint32_t>(n);
+    const auto delta = [&state] {
+      state = state * 1664525u + 1013904223u;
+      return static_cast<float>(state >> 8) / 16777216.0f * 0.2f - 0.1f;
+    };
+    for (size_t i = 0; i < kTargets * n; ++i) {
+      dp.push_back({delta(), delta(), delta()});
+      dn.push_back({delta(), delta(), delta()});
+      dt.push_back({delta(), delta(), delta()});
+    }
+    const float mw[kTargets] = {0.5f, 0.0f, -0.75f};
+    for (const bool normal_deltas : {false, true}) {
+      for (const bool eight : {false, true}) {
+        const MorphDeltas deltas{
+            kTargets, dp, normal_deltas ? std::span<const Vec3>(dn) : std::span<const Vec3>(), dt};
+        // The reference: apply_morph without renormalising, then the scalar skin.
+        std::vector<Vec3> mp(n), mn(n);
+        std::vector<Vec4> mt(n);
+        ASSERT_TRUE(
+            apply_morph({m.positions, m.normals, m.tangents, deltas, mw, false}, {mp, mn, mt}));
+        SkinInput ref{mp, mn, mt, m.joints, m.weights};
+        SkinInput in{m.positions, m.normals, m.tangents, m.joints, m.weights};
+        if (eight) {
+          ref.joints1 = in.joints1 = m.joints1;
+          ref.weights1 = in.weights1 = m.weights1;
+        }
+        in.morph = deltas;
+        in.morph_weights = mw;
+        std::vector<Vec3> op(n), on(n);
+        std::vector<Vec4> ot(n);
+        ASSERT_TRUE(skin(in, m.palette, {op, on, ot}));
+        const Skinned want = reference_skin(ref, m.palette);
+        EXPECT_TRUE(same_bits(want.positions, std::span<const Vec3>(op))) << n;
+        EXPECT_TRUE(same_bits(want.normals, std::span<const Vec3>(on))) << n;
+        EXPECT_TRUE(same_bits(want.tangents, std::span<const Vec4>(ot))) << n;
+      }
+    }
+  }
+}
+
+TEST(Skinning, RefusesABadJointIndexInAnyVertexOfAGroup) {
+  // The index check covers every vertex, whether it falls in a group of four or the rest.
+  for (const size_t bad : {size_t{0}, size_t{3}, size_t{5}, size_t{8}}) {
+    RandomMesh m = random_mesh(9, 4, 0x5eedb000u);
+    m.joints[bad].j[bad % 4] = 4;
+    std::vector<Vec3> op(9);
+    const Result<void> r =
+        skin({m.positions, {}, {}, m.joints, m.weights}, m.palette, {op, {}, {}});
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().code(), ErrorCode::kBadJointIndex);
+    const std::string message = r.error().message();
+    EXPECT_NE(message.find("vertex " + std::to_string(bad) + " "), std::string::npos) << message;
+  }
 }
 
 }  // namespace
