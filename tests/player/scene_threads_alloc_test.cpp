@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <utility>
 
 #include "animpack/jobs.h"
@@ -19,19 +21,18 @@ namespace {
 struct ThreadedGame : Game {
   size_t events = 0;
   void tick(ScenePlayer& p, int64_t t) override {
-    using enum player_fixture::Objects;
     switch (t % 50) {
       case 0:
-        p.animate(ObjectId{kIdler}, "Linear").blend("Rotate", 0.4f).fade(0.2);
-        (void)p.play_clip(ObjectId{kHero}, "run");
+        p.animate(ObjectId{player_fixture::kIdler}, "Linear").blend("Rotate", 0.4f).fade(0.2);
+        (void)p.play_clip(ObjectId{player_fixture::kHero}, "run");
         break;
       case 20:
-        p.animate(ObjectId{kWalker}, "Cubic").fade(0.3).ping_pong();
-        (void)p.play_clip(ObjectId{kRunner}, "Nope");  // refused
+        p.animate(ObjectId{player_fixture::kWalker}, "Cubic").fade(0.3).ping_pong();
+        (void)p.play_clip(ObjectId{player_fixture::kRunner}, "Nope");  // refused
         break;
       case 40:
-        (void)p.stop_animation(ObjectId{kIdler});
-        (void)p.play_clip(ObjectId{kBox}, "Bob");
+        (void)p.stop_animation(ObjectId{player_fixture::kIdler});
+        (void)p.play_clip(ObjectId{player_fixture::kBox}, "Bob");
         break;
       default:
         break;

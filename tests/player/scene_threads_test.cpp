@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -25,6 +27,9 @@
 
 namespace animpack {
 namespace {
+
+namespace pf = player_fixture;
+namespace mf = motion_fixture;
 
 // ---------------------------------------------------------------------------- ThreadPool
 
@@ -76,9 +81,9 @@ TEST(ThreadPool, RefusesZeroAndTooManyThreads) {
 }
 
 TEST(ThreadPool, JobsRunOnTheWorkersTooWhenTheCallerWaits) {
-  // The caller's own share blocks until a worker has run a range, so the run can only end
-  // if the workers take part (a pool that ran everything on the caller would hang here,
-  // so the wait is bounded and reported).
+  // The caller's own share waits until a worker has run a range, so the run can only end
+  // well if the workers take part (a pool that ran everything on the caller would wait
+  // here: the wait is bounded, 10 s, and reported).
   Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(2);
   ASSERT_TRUE(pool);
   struct Context {
@@ -95,13 +100,13 @@ TEST(ThreadPool, JobsRunOnTheWorkersTooWhenTheCallerWaits) {
           ++x.by_workers;
           return;
         }
-        for (int i = 0; i < 20000 && x.by_workers.load() == 0; ++i) {
+        for (int i = 0; i < 100000 && x.by_workers.load() == 0; ++i) {
           std::this_thread::sleep_for(std::chrono::microseconds(100));
         }
         if (x.by_workers.load() == 0) x.gave_up = true;
       },
       &ctx);
-  EXPECT_FALSE(ctx.gave_up) << "no worker ran a range within 2 s";
+  EXPECT_FALSE(ctx.gave_up) << "no worker ran a range within 10 s";
   EXPECT_GT(ctx.by_workers.load(), 0);
 }
 
@@ -179,36 +184,35 @@ Pack copied(CookedPack cooked, int copies) {
 // Drives every copy of the scene fixture's objects with plays, fades, blends, stops and
 // refused calls, a few copies each tick.
 struct SceneGame : Game {
-  using enum player_fixture::Objects;
   uint32_t copies = 0;
   uint64_t seen = 0;  // events handed to animated()
   void tick(ScenePlayer& p, int64_t t) override {
     for (uint32_t c = static_cast<uint32_t>(t % 7); c < copies; c += 7) {
-      auto id = [&](uint32_t kind) { return ObjectId{c * kCount + kind}; };
+      auto id = [&](uint32_t kind) { return ObjectId{c * pf::kCount + kind}; };
       switch ((t / 7 + c) % 6) {
         case 0:
-          p.animate(id(kIdler), "Linear").blend("Rotate", 0.4f).blend("Step", 0.2f);
-          (void)p.play_clip(id(kHero), "run");
+          p.animate(id(pf::kIdler), "Linear").blend("Rotate", 0.4f).blend("Step", 0.2f);
+          (void)p.play_clip(id(pf::kHero), "run");
           break;
         case 1:
-          p.animate(id(kWalker), "Cubic").fade(0.3).ping_pong().speed(0.5f);
-          (void)p.play_clip(id(kFlag), "jump");
+          p.animate(id(pf::kWalker), "Cubic").fade(0.3).ping_pong().speed(0.5f);
+          (void)p.play_clip(id(pf::kFlag), "jump");
           break;
         case 2:
-          (void)p.blend_clip(id(kWalker), "Step", 0.5f);
-          (void)p.stop_animation(id(kBox));
+          (void)p.blend_clip(id(pf::kWalker), "Step", 0.5f);
+          (void)p.stop_animation(id(pf::kBox));
           break;
         case 3:
-          (void)p.play_clip(id(kRunner), "Nope");               // refused
-          (void)p.animate(id(kHero), "idle").fade(0.2).done();  // refused
+          (void)p.play_clip(id(pf::kRunner), "Nope");               // refused
+          (void)p.animate(id(pf::kHero), "idle").fade(0.2).done();  // refused
           break;
         case 4:
-          p.animate(id(kRunner), "Rotate").fade(0.5).once().start(0.1);
-          (void)p.play_clip(id(kBox), "Bob");
+          p.animate(id(pf::kRunner), "Rotate").fade(0.5).once().start(0.1);
+          (void)p.play_clip(id(pf::kBox), "Bob");
           break;
         default:
-          (void)p.stop_animation(id(kIdler));
-          p.animate(id(kHero), "jump").speed(2.0f).looped();
+          (void)p.stop_animation(id(pf::kIdler));
+          p.animate(id(pf::kHero), "jump").speed(2.0f).looped();
           break;
       }
     }
@@ -218,12 +222,11 @@ struct SceneGame : Game {
 
 // Moves the walkers' IK targets and collects their root motion.
 struct MotionGame : Game {
-  using enum motion_fixture::Objects;
   uint32_t copies = 0;
   uint64_t seen = 0;  // the root motion collected
   void tick(ScenePlayer& p, int64_t t) override {
     for (uint32_t c = static_cast<uint32_t>(t % 5); c < copies; c += 5) {
-      const ObjectId walker{c * kCount + kWalker};
+      const ObjectId walker{c * mf::kCount + mf::kWalker};
       const float s = static_cast<float>((t + c) % 40) * 0.05f;
       (void)p.set_ik_target(walker, "arm", {0.5f + s, 1.5f, 0.2f * s});
       (void)p.set_ik_weight(walker, "look", s * 0.5f);
@@ -231,7 +234,7 @@ struct MotionGame : Game {
       if (Result<RootMotionDelta> d = p.take_root_motion(walker)) {
         seen = seen * 31 + static_cast<uint64_t>(d->x + 7 * d->z + 13 * d->yaw);
       }
-      (void)p.take_root_motion(ObjectId{c * kCount + kPlain});  // refused
+      (void)p.take_root_motion(ObjectId{c * mf::kCount + mf::kPlain});  // refused
     }
   }
 };
