@@ -18,9 +18,21 @@
 // advance every sprite player, gather events); BM_SceneStepPosed adds posed(&camera) (the
 // snapshot a renderer takes each frame). Counters: us_per_tick, and ns_per_joint for the
 // character-only run.
+//
+// Many characters on several threads (scene_player.h, "Threads"):
+// BM_SceneStepThreads/characters:1000/threads:T times step() over 1000 characters of 64
+// joints, wall-clock: T = 0 the one-thread step(), T = 1 the two-pass step() on a
+// ThreadPool of one thread (its overhead), T >= 2 ScenePlayerOptions::threads = T.
+// Counter ns_per_character (per tick). BM_SceneStepThreadsInterleaved/.../threads:T
+// steps a one-thread player and a T-thread one in turn, each step timed on its own (so
+// both see the same machine load) and reports both ns_per_character and their speedup.
+//
+//   animpack_bench_scene --benchmark_filter=Threads --benchmark_min_time=1
+//                        --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +43,7 @@
 #include <vector>
 
 #include "animpack/compiler/pack_writer.h"
+#include "animpack/jobs.h"
 #include "animpack/pack.h"
 #include "animpack/scalar.h"
 #include "animpack/scene_player.h"
@@ -232,6 +245,62 @@ void run(benchmark::State& state, bool posed) {
 void BM_SceneStep(benchmark::State& state) { run(state, false); }
 void BM_SceneStepPosed(benchmark::State& state) { run(state, true); }
 
+// A player of the character-only scene on `threads` (0: one-thread step(); 1: a
+// ThreadPool of one thread, kept in `pool`; more: the player's own pool), warmed up.
+ScenePlayer threaded_player(const Pack& pack, int threads, std::unique_ptr<ThreadPool>& pool) {
+  ScenePlayerOptions options;
+  options.threads = threads > 1 ? static_cast<uint32_t>(threads) : 0;
+  ScenePlayer player = must(ScenePlayer::create(&pack, kTickRate, options), "player");
+  if (threads == 1) {
+    pool = must(ThreadPool::create(1), "pool");
+    player.set_job_runner(pool.get());
+  }
+  for (int t = 0; t < 60; ++t) player.step();  // warm: cursors, caches
+  return player;
+}
+
+void BM_SceneStepThreads(benchmark::State& state) {
+  const int characters = static_cast<int>(state.range(0));
+  const int threads = static_cast<int>(state.range(1));
+  const Pack& pack = scene_pack(characters, 0);
+  std::unique_ptr<ThreadPool> pool;
+  ScenePlayer player = threaded_player(pack, threads, pool);
+  for (auto _ : state) {
+    player.step();
+    benchmark::DoNotOptimize(player.animation_events().data());
+  }
+  state.counters["ns_per_character"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * characters * 1e-9,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void BM_SceneStepThreadsInterleaved(benchmark::State& state) {
+  using Clock = std::chrono::steady_clock;
+  const int characters = static_cast<int>(state.range(0));
+  const int threads = static_cast<int>(state.range(1));
+  const Pack& pack = scene_pack(characters, 0);
+  std::unique_ptr<ThreadPool> none, pool;
+  ScenePlayer one = threaded_player(pack, 0, none);
+  ScenePlayer many = threaded_player(pack, threads, pool);
+  double one_s = 0, many_s = 0;
+  for (auto _ : state) {
+    const Clock::time_point a = Clock::now();
+    one.step();
+    const Clock::time_point b = Clock::now();
+    many.step();
+    const Clock::time_point c = Clock::now();
+    const double da = std::chrono::duration<double>(b - a).count();
+    const double db = std::chrono::duration<double>(c - b).count();
+    one_s += da;
+    many_s += db;
+    state.SetIterationTime(da + db);
+  }
+  const double steps = static_cast<double>(state.iterations()) * characters;
+  state.counters["one_thread_ns_per_character"] = one_s * 1e9 / steps;
+  state.counters["threads_ns_per_character"] = many_s * 1e9 / steps;
+  state.counters["speedup"] = many_s > 0 ? one_s / many_s : 0;
+}
+
 double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
 
 // Microseconds, and a "min" aggregate (the best run) when repeated.
@@ -242,6 +311,20 @@ void common(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(BM_SceneStep)->Apply(common)->Args({100, 1000})->Args({100, 0})->Args({0, 1000});
 BENCHMARK(BM_SceneStepPosed)->Apply(common)->Args({100, 1000});
+BENCHMARK(BM_SceneStepThreads)
+    ->Unit(benchmark::kMicrosecond)
+    ->ComputeStatistics("min", min_of)
+    ->ArgNames({"characters", "threads"})
+    ->UseRealTime()
+    ->Args({1000, 0})
+    ->Args({1000, 1})
+    ->Args({1000, 2});
+BENCHMARK(BM_SceneStepThreadsInterleaved)
+    ->Unit(benchmark::kMicrosecond)
+    ->ComputeStatistics("min", min_of)
+    ->ArgNames({"characters", "threads"})
+    ->UseManualTime()
+    ->Args({1000, 2});
 
 }  // namespace
 }  // namespace animpack

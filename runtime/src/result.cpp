@@ -56,6 +56,8 @@ const char* error_code_name(ErrorCode code) {
       return "unknown_morph_target";
     case ErrorCode::kBadMorph:
       return "bad_morph";
+    case ErrorCode::kNoThread:
+      return "no_thread";
   }
   return "unknown";
 }

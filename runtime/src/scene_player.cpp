@@ -205,7 +205,17 @@ Result<ScenePlayer> ScenePlayer::create(const Pack* pack, int32_t tick_rate,
   if (tick_rate <= 0) {
     return Error::make(ErrorCode::kBadTickRate, "tick rate %d is not positive", tick_rate);
   }
+  if (options.job_runner != nullptr && options.threads > 1) {
+    return Error::make(ErrorCode::kInvalidArgument,
+                       "both a job runner and %u threads of the player's own", options.threads);
+  }
   ScenePlayer p;
+  if (options.threads > 1) {
+    Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(options.threads);
+    if (!pool) return pool.error();
+    p.pool_ = std::move(*pool);
+  }
+  p.jobs_ = options.job_runner != nullptr ? options.job_runner : p.pool_.get();
   p.pack_ = pack;
   p.tick_rate_ = tick_rate;
   const std::span<const ObjectInfo> infos = pack->objects();
@@ -356,6 +366,9 @@ Result<ScenePlayer> ScenePlayer::create(const Pack* pack, int32_t tick_rate,
   p.error_capacity_ = options.error_capacity;
   p.errors_.reserve(p.error_capacity_);
   p.posed_.objects.resize(infos.size());
+  for (size_t o = 0; o < p.objects_.size(); ++o) {
+    if (p.objects_[o].animator >= 0) p.animated_.push_back(static_cast<uint32_t>(o));
+  }
   return p;
 }
 
@@ -913,6 +926,35 @@ void ScenePlayer::step(Game* game) {
 
   if (game != nullptr) game->tick(*this, t);
 
+  if (jobs_ != nullptr) {
+    // Two passes ("Threads" in scene_player.h): advance and events here, in object order;
+    // then evaluate, IK and palettes as one parallel-for.
+    for (size_t i = 0; i < objects_.size(); ++i) {
+      Object& o = objects_[i];
+      const ObjectId id{static_cast<uint32_t>(i)};
+      if (o.animator >= 0) {
+        Animator& an = animators_[static_cast<size_t>(o.animator)];
+        if (o.machine >= 0) machines_[static_cast<size_t>(o.machine)].update(t);
+        for (const AnimEvent& e : an.advance(t)) {
+          push_event({t, id, false, e.clip, o.rig->clips()[e.clip].name(), e.name});
+        }
+      } else if (o.sprite >= 0) {
+        SpritePlayer& sp = sprites_[static_cast<size_t>(o.sprite)];
+        for (const SpriteEvent& e : sp.advance(t)) {
+          push_event({t, id, true, e.clip, o.sheet->clips()[e.clip].name(), e.name});
+        }
+        o.frame = sp.frame(t);
+      }
+    }
+    evaluate_tick_ = t;
+    jobs_->run(static_cast<uint32_t>(animated_.size()), &ScenePlayer::evaluate_objects, this);
+    tick_ = t;
+    next_tick_ = t + 1;
+    stepped_ = true;
+    if (game != nullptr && event_count_ > 0) game->animated(*this, animation_events());
+    return;
+  }
+
   for (size_t i = 0; i < objects_.size(); ++i) {
     Object& o = objects_[i];
     const ObjectId id{static_cast<uint32_t>(i)};
@@ -940,6 +982,26 @@ void ScenePlayer::step(Game* game) {
   next_tick_ = t + 1;
   stepped_ = true;
   if (game != nullptr && event_count_ > 0) game->animated(*this, animation_events());
+}
+
+void ScenePlayer::evaluate_objects(void* player, uint32_t begin, uint32_t end) {
+  ScenePlayer& p = *static_cast<ScenePlayer*>(player);
+  const int64_t t = p.evaluate_tick_;
+  for (uint32_t k = begin; k < end; ++k) {
+    const Object& o = p.objects_[p.animated_[k]];
+    Animator& an = p.animators_[static_cast<size_t>(o.animator)];
+    Mat4* previous = p.previous_.data() + o.previous;
+    // advance() and the state machine's update() leave the palette as it was: this is
+    // the previous tick's, as the one-thread loop copies it before them.
+    if (p.stepped_) std::copy(an.palette().begin(), an.palette().end(), previous);
+    an.evaluate(t);
+    p.apply_ik(o, an);
+    if (!p.stepped_) std::copy(an.palette().begin(), an.palette().end(), previous);
+  }
+}
+
+void ScenePlayer::set_job_runner(JobRunner* runner) {
+  jobs_ = runner != nullptr ? runner : pool_.get();
 }
 
 // ---------------------------------------------------------------------------- results

@@ -48,6 +48,7 @@ enum class ErrorCode : uint16_t {
   kBadIk = 23,               // an IK solver definition IkSet::create refuses
   kUnknownMorphTarget = 24,  // a morph target name (or index) the rig does not have
   kBadMorph = 25,            // a morph set or morph delta stream that fails its checks
+  kNoThread = 26,            // the system would not start a thread (ThreadPool, jobs.h)
 };
 
 // The name of a code, e.g. "unknown_clip".

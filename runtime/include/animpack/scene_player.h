@@ -61,11 +61,24 @@
 // Determinism: the same pack, tick rate and calls give the same poses and events bit for
 // bit on every platform and build (tests/player/ holds a golden hash over 240 ticks).
 // Memory: create() allocates everything; step(), the calls above and posed() never
-// allocate (tests/player/allocation_test.cpp). Not thread-safe. The Pack must outlive
-// the player and stay where it is.
+// allocate (tests/player/allocation_test.cpp). Not thread-safe: one thread calls the
+// player (step() may use others, below). The Pack must outlive the player and stay where
+// it is.
+//
+// Threads. With a JobRunner (jobs.h: the game's job system, ScenePlayerOptions::job_runner
+// or set_job_runner) or a built-in ThreadPool (ScenePlayerOptions::threads), step() runs
+// in two passes: first, on the calling thread and in object order, Game::tick, every
+// state machine's update, every animator's and sprite player's advance and the events;
+// then, as one parallel-for over the animated objects, each one's evaluate, IK and
+// palette (and its previous palette). Every object's work reads only its own animator,
+// IK set and the const rig and pack, and writes only its own buffers, so palettes, poses,
+// events and errors are the same bits as on one thread, whatever the thread count
+// (tests/player/scene_threads_test.cpp). Game::animated runs after both, on the calling
+// thread. The built-in pool allocates nothing per step either.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -77,6 +90,7 @@
 #include "animpack/clip.h"
 #include "animpack/graph.h"
 #include "animpack/ik.h"
+#include "animpack/jobs.h"
 #include "animpack/math.h"
 #include "animpack/pack.h"
 #include "animpack/posed.h"
@@ -122,6 +136,14 @@ struct ScenePlayerOptions {
   // The most refused calls kept at once; beyond it they are counted by dropped_errors()
   // (the calls still return their Error).
   uint32_t error_capacity = 64;
+  // step() evaluates objects on this runner (jobs.h; it must outlive the player or be
+  // replaced with set_job_runner first). Null: on the player's own pool of `threads`.
+  JobRunner* job_runner = nullptr;
+  // 0 or 1: step() runs on the calling thread alone (unless job_runner is set). More:
+  // create() starts a ThreadPool of that many threads (the caller's and threads - 1
+  // workers; at most ThreadPool::kMaxThreads) that the player owns and step() uses.
+  // Setting both this above 1 and job_runner is kInvalidArgument.
+  uint32_t threads = 0;
 };
 
 // A game's hooks into ScenePlayer::step(). Both do nothing by default.
@@ -365,6 +387,12 @@ class ScenePlayer {
   int32_t tick_rate() const { return tick_rate_; }
   // The pack the scene comes from.
   const Pack& pack() const { return *pack_; }
+  // The runner step() evaluates objects on from the next step (see "Threads" above):
+  // `runner`, or with null the player's own pool (ScenePlayerOptions::threads), if it has
+  // one, else the calling thread. Never allocates; not to be called inside step().
+  void set_job_runner(JobRunner* runner);
+  // The runner step() uses, or null for the calling thread alone.
+  JobRunner* job_runner() const { return jobs_; }
 
   // ---------------------------------------------------------------- results
 
@@ -439,6 +467,9 @@ class ScenePlayer {
   // IK; nothing otherwise).
   void apply_ik(const Object& o, Animator& animator);
   void push_event(const AnimationEvent& event);
+  // step()'s parallel pass (a JobFn over animated_[begin, end)): each object's previous
+  // palette, evaluate at evaluate_tick_, IK and palette.
+  static void evaluate_objects(void* player, uint32_t begin, uint32_t end);
 
   const Pack* pack_ = nullptr;
   int32_t tick_rate_ = 60;
@@ -460,6 +491,10 @@ class ScenePlayer {
   size_t error_capacity_ = 0;
   uint64_t dropped_errors_ = 0;
   Posed posed_;
+  std::vector<uint32_t> animated_;    // the objects with an animator, in order
+  std::unique_ptr<ThreadPool> pool_;  // ScenePlayerOptions::threads > 1
+  JobRunner* jobs_ = nullptr;         // step()'s runner; null: the calling thread
+  int64_t evaluate_tick_ = 0;         // the tick evaluate_objects evaluates
 };
 
 }  // namespace animpack
