@@ -6,6 +6,7 @@
 #include <assimp/scene.h>
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <assimp/Importer.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "animpack/compiler/mesh_bounds.h"
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
+#include "animpack/schema/pack_generated.h"
 
 namespace {
 
@@ -153,6 +155,94 @@ void BM_GltfAtRuntimeFirstSample(benchmark::State& state) {
   label(state, i);
 }
 BENCHMARK(BM_GltfAtRuntimeFirstSample)->DenseRange(0, 2)->Unit(benchmark::kMicrosecond);
+
+// Vertex stream codecs (format 6). Each file's mesh cooked as the pack writer stores it
+// with blobs raw (mode 0), LZ4 only (1), the smallest of raw, LZ4 and meshoptimizer's
+// codecs alone or under LZ4 (2, the default), or every blob one codec takes in it, the
+// rest raw (3: the vertex codec, 4: vertex + LZ4, 5: index sequence, 6: sequence + LZ4;
+// PackWriteOptions::only_codec); one iteration opens the pack (not timed) and
+// decodes every part's streams (timed). Counters: the stored bytes of each stream kind and
+// all of them (blob data), whatever the mode.
+const char* const kStreamFiles[] = {
+    "gltf/Fox/glTF-Binary/Fox.glb",
+    "gltf/CesiumMan/glTF-Binary/CesiumMan.glb",
+    "gltf/RiggedFigure/glTF/RiggedFigure.gltf",
+    "gltf/MorphStressTest/glTF/MorphStressTest.gltf",
+    "gltf/Quaternius-Alien/Alien_Scolitex.gltf",
+    "assets/character/figure.gltf",  // the demo character, from the source tree
+};
+constexpr uint8_t kForced[] = {2, 3, 6, 7};  // modes 3-6: every blob one codec can take
+
+std::vector<uint8_t> stream_pack(int file, int mode) {
+  const fs::path root = file == 5 ? fs::path(ANIMPACK_SOURCE_DIR) : fs::path(ANIMPACK_CORPUS_DIR);
+  GltfDocument doc = read_gltf(root / kStreamFiles[file]);
+  ImportedModel model = import_gltf(doc, "m", kStreamFiles[file]);
+  CookedPack cooked;
+  model.mesh.rig = model.rig ? 0 : -1;
+  if (model.rig) cooked.rigs.push_back(std::move(*model.rig));
+  for (CookedPart& part : model.mesh.parts) part.material = -1;
+  cooked.meshes.push_back(std::move(model.mesh));
+  PackWriteOptions options;
+  options.compress = mode != 0;
+  options.meshopt = mode >= 2;
+  if (mode >= 3) options.only_codec = kForced[mode - 3];
+  return write_pack(cooked, options);
+}
+
+void BM_DecodePartStreams(benchmark::State& state) {
+  const int file = static_cast<int>(state.range(0));
+  const std::vector<uint8_t> bytes = stream_pack(file, static_cast<int>(state.range(1)));
+  for (auto _ : state) {
+    state.PauseTiming();
+    Result<Pack> pack = Pack::from_bytes(bytes);
+    if (!pack) {
+      state.SkipWithError(pack.error().message());
+      break;
+    }
+    state.ResumeTiming();
+    for (size_t p = 0; p < pack->parts().size(); ++p) {
+      Result<PartStreams> s = pack->part_streams(static_cast<int>(p));
+      if (!s) state.SkipWithError(s.error().message());
+      benchmark::DoNotOptimize(s);
+    }
+  }
+  // Stored bytes per stream kind.
+  const auto* root = schema::GetAssetPack(bytes.data());
+  double kinds[8] = {};  // positions, normals, tangents, joints+weights, indices, source,
+                         // uv+colours, morph deltas
+  double raw = 0;
+  std::vector<const schema::Blob*> seen;
+  for (const auto* mesh : *root->meshes()) {
+    for (const auto* part : *mesh->parts()) {
+      const std::pair<const schema::Blob*, int> blobs[] = {
+          {part->positions(), 0},       {part->normals(), 1},       {part->tangents(), 2},
+          {part->joints(), 3},          {part->weights(), 3},       {part->joints1(), 3},
+          {part->weights1(), 3},        {part->indices(), 4},       {part->source_vertices(), 5},
+          {part->texcoords0(), 6},      {part->texcoords1(), 6},    {part->colors(), 6},
+          {part->morph_positions(), 7}, {part->morph_normals(), 7}, {part->morph_tangents(), 7}};
+      for (const auto& [blob, kind] : blobs) {
+        if (!blob || std::find(seen.begin(), seen.end(), blob) != seen.end()) continue;
+        seen.push_back(blob);
+        kinds[kind] += static_cast<double>(blob->data()->size());
+        raw += static_cast<double>(blob->raw_size());
+      }
+    }
+  }
+  const char* const names[] = {"pos", "nrm", "tan", "skin", "idx", "src", "uvcol", "morph"};
+  double all = 0;
+  for (int k = 0; k < 8; ++k) {
+    state.counters[names[k]] = kinds[k];
+    all += kinds[k];
+  }
+  state.counters["streams"] = all;
+  state.counters["raw"] = raw;
+  static const char* const kModes[] = {" raw",        " lz4",      " smallest",    " vertex",
+                                       " vertex+lz4", " sequence", " sequence+lz4"};
+  state.SetLabel(fs::path(kStreamFiles[file]).filename().string() + kModes[state.range(1)]);
+}
+BENCHMARK(BM_DecodePartStreams)
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5, 6}})
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 # Cross-compiling for 64-bit Arm Linux with Debian's g++-aarch64-linux-gnu and the arm64
-# multiarch libraries (liblz4-dev:arm64, libgtest-dev:arm64, libflatbuffers-dev:arm64;
+# multiarch libraries (liblz4-dev:arm64, libgtest-dev:arm64, libflatbuffers-dev:arm64,
+# libmeshoptimizer-dev:arm64 (found through its CMake config under the arm64 libdir);
 # scripts/setup.sh installs them). Tests run under qemu-user:
 #
 #   cmake -S . -B build/aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \

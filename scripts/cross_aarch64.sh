@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The runtime on 64-bit Arm: a runtime-only build (ANIMPACK_RUNTIME_ONLY: the runtime and
-# its tests, with lz4, FlatBuffers and GoogleTest only) cross-compiled with Debian's
-# g++-aarch64-linux-gnu (cmake/aarch64-linux-gnu.cmake) and its tests, both golden runs
+# its tests, with lz4, meshoptimizer, FlatBuffers and GoogleTest only) cross-compiled with
+# Debian's g++-aarch64-linux-gnu (cmake/aarch64-linux-gnu.cmake) and its tests, both golden runs
 # included, run under qemu-user. scripts/setup.sh installs the cross compiler, qemu and
 # the arm64 libraries.
 #   scripts/cross_aarch64.sh [build-dir]     (default build/aarch64)

@@ -2,15 +2,18 @@
 
 #include <fcntl.h>
 #include <lz4hc.h>
+#include <meshoptimizer.h>
 #include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <mutex>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -24,31 +27,121 @@ namespace {
 
 using Builder = flatbuffers::FlatBufferBuilder;
 
-// A blob of raw bytes, LZ4 HC-compressed when that is smaller. Data aligned to 16 bytes.
+// LZ4 HC of `size` bytes, or empty when LZ4 cannot take them or (unless `any_size`) does
+// not make them smaller.
+std::vector<uint8_t> lz4(const uint8_t* bytes, size_t size, bool any_size = false) {
+  std::vector<uint8_t> packed;
+  if (size == 0 || size >= static_cast<size_t>(LZ4_MAX_INPUT_SIZE)) return packed;
+  packed.resize(static_cast<size_t>(LZ4_compressBound(static_cast<int>(size))));
+  const int n = LZ4_compress_HC(reinterpret_cast<const char*>(bytes),
+                                reinterpret_cast<char*>(packed.data()), static_cast<int>(size),
+                                static_cast<int>(packed.size()), LZ4HC_CLEVEL_DEFAULT);
+  packed.resize(n > 0 && (any_size || static_cast<size_t>(n) < size) ? static_cast<size_t>(n) : 0);
+  return packed;
+}
+
+// meshoptimizer's encoders, at the bitstream versions Debian 12's 0.18 writes by default
+// (set once, so that another default in a later library cannot change our bytes).
+void pin_meshopt_versions() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    meshopt_encodeVertexVersion(0);
+    meshopt_encodeIndexVersion(1);
+  });
+}
+
+// `bytes` through meshoptimizer's codec `c` (MeshoptVertex, MeshoptIndex or
+// MeshoptSequence) with `element`-byte elements; empty when the codec does not apply or
+// does not give back exactly these bytes (the triangle codec may rotate a triangle's
+// indices: then it is not used).
+std::vector<uint8_t> meshopt(fb::Compression c, const uint8_t* bytes, size_t size,
+                             uint32_t element) {
+  std::vector<uint8_t> out;
+  if (size == 0 || element == 0 || size % element != 0) return out;
+  const size_t count = size / element;
+  pin_meshopt_versions();
+  std::vector<uint8_t> back(size);
+  if (c == fb::Compression::MeshoptVertex) {
+    if (element % 4 != 0 || element > 256) return out;
+    out.resize(meshopt_encodeVertexBufferBound(count, element));
+    out.resize(meshopt_encodeVertexBuffer(out.data(), out.size(), bytes, count, element));
+    if (out.empty() ||
+        meshopt_decodeVertexBuffer(back.data(), count, element, out.data(), out.size()) != 0)
+      out.clear();
+  } else {
+    if (element != 4 || (c == fb::Compression::MeshoptIndex && count % 3 != 0)) return out;
+    std::vector<uint32_t> indices(count);
+    std::memcpy(indices.data(), bytes, size);
+    uint32_t vertices = 0;
+    for (const uint32_t i : indices) vertices = std::max(vertices, i);
+    const size_t n = size_t{vertices} + 1;
+    if (c == fb::Compression::MeshoptIndex) {
+      out.resize(meshopt_encodeIndexBufferBound(count, n));
+      out.resize(meshopt_encodeIndexBuffer(out.data(), out.size(), indices.data(), count));
+      if (out.empty() ||
+          meshopt_decodeIndexBuffer(back.data(), count, 4, out.data(), out.size()) != 0)
+        out.clear();
+    } else {
+      out.resize(meshopt_encodeIndexSequenceBound(count, n));
+      out.resize(meshopt_encodeIndexSequence(out.data(), out.size(), indices.data(), count));
+      if (out.empty() ||
+          meshopt_decodeIndexSequence(back.data(), count, 4, out.data(), out.size()) != 0)
+        out.clear();
+    }
+  }
+  if (!out.empty() && std::memcmp(back.data(), bytes, size) != 0) out.clear();
+  return out;
+}
+
+// A blob of raw bytes, stored in whichever of raw, LZ4 HC, meshoptimizer's codecs for its
+// kind (vertex streams: the vertex codec; u32 lists: the vertex codec with 4-byte
+// elements and the index sequence codec; triangle lists also the triangle codec) and those
+// under LZ4 is smallest; a tie keeps the earlier, simpler one in that order. `element` is
+// the stream's element size (0: not a stream of elements, raw or LZ4 only). Data aligned
+// to 16 bytes.
 flatbuffers::Offset<fb::Blob> make_blob_table(Builder& b, const void* data, size_t size,
+                                              uint32_t element, bool triangles,
                                               const PackWriteOptions& options) {
   const auto* bytes = static_cast<const uint8_t*>(data);
   const uint64_t raw_size = size;
-  std::vector<uint8_t> packed;
   fb::Compression compression = fb::Compression::None;
-  if (options.compress && size > 64 && size < static_cast<size_t>(LZ4_MAX_INPUT_SIZE)) {
-    packed.resize(static_cast<size_t>(LZ4_compressBound(static_cast<int>(size))));
-    const int n = LZ4_compress_HC(reinterpret_cast<const char*>(bytes),
-                                  reinterpret_cast<char*>(packed.data()), static_cast<int>(size),
-                                  static_cast<int>(packed.size()), LZ4HC_CLEVEL_DEFAULT);
-    if (n > 0 && static_cast<size_t>(n) < size) {
-      packed.resize(static_cast<size_t>(n));
-      compression = fb::Compression::Lz4;
-      bytes = packed.data();
-      size = packed.size();
+  std::vector<uint8_t> best;
+  const auto consider = [&](fb::Compression c, std::vector<uint8_t> v) {
+    const bool forced = options.only_codec != 0 && static_cast<uint8_t>(c) == options.only_codec;
+    if (v.empty() || (options.only_codec != 0 && !forced)) return;
+    if (forced || v.size() < (compression == fb::Compression::None ? size : best.size())) {
+      compression = c;
+      best = std::move(v);
+    }
+  };
+  if (options.compress && (size > 64 || options.only_codec != 0)) {
+    consider(fb::Compression::Lz4, lz4(bytes, size));
+    if (options.meshopt && element != 0) {
+      const fb::Compression codecs[] = {fb::Compression::MeshoptVertex,
+                                        fb::Compression::MeshoptIndex,
+                                        fb::Compression::MeshoptSequence};
+      for (const fb::Compression c : codecs) {
+        if (c == fb::Compression::MeshoptIndex && !triangles) continue;
+        std::vector<uint8_t> coded = meshopt(c, bytes, size, element);
+        if (coded.empty()) continue;
+        std::vector<uint8_t> both = lz4(coded.data(), coded.size(), options.only_codec != 0);
+        consider(c, std::move(coded));
+        consider(static_cast<fb::Compression>(static_cast<uint8_t>(c) + 1), std::move(both));
+      }
     }
   }
+  if (compression != fb::Compression::None) {
+    bytes = best.data();
+    size = best.size();
+  }
+  const bool coded = static_cast<uint8_t>(compression) >= 2;
   b.ForceVectorAlignment(size, 1, 16);
   const auto vec = b.CreateVector(bytes, size);
   fb::BlobBuilder blob(b);
   blob.add_compression(compression);
   blob.add_raw_size(raw_size);
   blob.add_data(vec);
+  if (coded) blob.add_element_size(element);  // Version 6
   return blob.Finish();
 }
 
@@ -107,19 +200,21 @@ class Shared {
   }
 
   // A blob of these bytes (make_blob_table), or the earlier Blob with the same bytes.
-  flatbuffers::Offset<fb::Blob> blob(const void* data, size_t size) {
+  // `element`, `triangles`: make_blob_table's (the first blob of some bytes decides).
+  flatbuffers::Offset<fb::Blob> blob(const void* data, size_t size, uint32_t element = 0,
+                                     bool triangles = false) {
     const auto* bytes = static_cast<const uint8_t*>(data);
     if (const uint32_t hit = find(Kind::kBlob, bytes, size, 1)) {
       return flatbuffers::Offset<fb::Blob>(hit);
     }
-    const auto out = make_blob_table(b_, data, size, options_);
+    const auto out = make_blob_table(b_, data, size, element, triangles, options_);
     add(Kind::kBlob, bytes, size, 1, out.o);
     return out;
   }
 
   template <typename T>
-  flatbuffers::Offset<fb::Blob> stream(const std::vector<T>& v) {
-    return blob(v.data(), v.size() * sizeof(T));
+  flatbuffers::Offset<fb::Blob> stream(const std::vector<T>& v, bool triangles = false) {
+    return blob(v.data(), v.size() * sizeof(T), static_cast<uint32_t>(sizeof(T)), triangles);
   }
 
   // A copy of a stream the writer made (morph deltas, laid out target-major), kept until
@@ -269,7 +364,7 @@ flatbuffers::Offset<fb::Mesh> write_mesh(Builder& b, Shared& shared, const Cooke
     const auto tangents = opt(p.tangents);
     const auto joints = opt(p.joints);
     const auto weights = opt(p.weights);
-    const auto indices = shared.stream(p.indices);
+    const auto indices = shared.stream(p.indices, true);
     const auto sources = shared.stream(p.source_vertices);
     const auto uv0 = opt(p.texcoords0);
     const auto uv1 = opt(p.texcoords1);

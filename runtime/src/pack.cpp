@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <lz4.h>
+#include <meshoptimizer.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,6 +14,8 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <limits>
+#include <memory>
 #include <unordered_map>
 
 // The verifier records the furthest byte it checked: the pack's end (trailing bytes refused).
@@ -111,17 +114,46 @@ bool valid_box(const fb::Vec3f& lo, const fb::Vec3f& hi) {
 
 Vec3 to_vec3(const fb::Vec3f& v) { return {v.x(), v.y(), v.z()}; }
 
-// A blob's sizes against the `expected` raw bytes: raw or LZ4 (within LZ4's ratio), at most
-// kMaxBlobBytes.
-bool valid_blob(const fb::Blob& blob, uint64_t expected) {
+// Version 6: meshoptimizer's codecs. A Compression value from 2 on names codec (c - 2) / 2
+// (vertex, triangle index, index sequence), under LZ4 when c is odd. The most bytes one byte
+// of each codec's data decodes to: the vertex codec spends at least 2 header bits on a
+// group of 16 bytes (64 : 1), the triangle codec one byte per 12-byte triangle, the
+// sequence codec one byte per 4-byte index.
+enum MeshoptCodec : uint8_t { kMeshoptVertex = 0, kMeshoptIndex = 1, kMeshoptSequence = 2 };
+constexpr uint64_t kMeshoptMaxRatio[3] = {64, 12, 4};
+constexpr uint8_t kLastCompression = 7;
+MeshoptCodec meshopt_codec(uint8_t c) { return static_cast<MeshoptCodec>((c - 2) / 2); }
+bool under_lz4(uint8_t c) { return c == 1 || (c >= 2 && c % 2 == 1); }
+
+// A blob's sizes against the `expected` raw bytes of `element`-byte elements: raw, LZ4
+// (within LZ4's ratio) or (format 6) a meshoptimizer codec for that element size (within
+// the codec's ratio, times LZ4's under LZ4), at most kMaxBlobBytes.
+bool valid_blob(const fb::Blob& blob, uint64_t expected, uint32_t element) {
   const auto c = static_cast<uint8_t>(blob.compression());
-  return c <= 1 && blob.raw_size() == expected && expected <= kMaxBlobBytes && blob.data() &&
-         (c != 0 || blob.data()->size() == expected) &&
-         (c != 1 || expected <= uint64_t{blob.data()->size()} * kLz4MaxRatio);
+  if (c > kLastCompression || blob.raw_size() != expected || expected > kMaxBlobBytes ||
+      !blob.data())
+    return false;
+  const uint64_t data = blob.data()->size();
+  if (c < 2) {
+    return blob.element_size() == 0 && (c != 0 || data == expected) &&
+           (c != 1 || expected <= data * kLz4MaxRatio);
+  }
+  const MeshoptCodec codec = meshopt_codec(c);
+  const bool fits = codec == kMeshoptVertex ? element % 4 == 0 && element <= 256 : element == 4;
+  const uint64_t ratio = kMeshoptMaxRatio[codec] * (under_lz4(c) ? kLz4MaxRatio : 1);
+  return fits && blob.element_size() == element && expected % element == 0 &&
+         (codec != kMeshoptIndex || expected % 12 == 0) && expected <= data * ratio;
 }
 
 // What Pack::Decoded's slot registration found wrong with a blob, or kBlobOk.
-enum BlobCheck { kBlobOk, kBlobBadSize, kBlobOverDecoded, kBlobSharedOtherSize, kBlobOverFile };
+enum BlobCheck {
+  kBlobOk,
+  kBlobBadSize,
+  kBlobOverDecoded,
+  kBlobSharedOtherSize,
+  kBlobOverFile,
+  kBlobNewerCodec
+};
 
 // A material's texture slot: its texture, uv set, enums and transform; `needs_uv1` is set
 // when it samples texcoords1.
@@ -739,8 +771,12 @@ Result<void> Pack::load() {
   // naming the same data (the writer shares identical streams) must be as valid and declare
   // the same raw size, and adds nothing. Each distinct data costs 2 elements of rule 8 (its
   // vector's length and its table's offset are at least 8 bytes of the file).
-  const auto note_blob = [&](const fb::Blob& b, uint64_t expected) -> BlobCheck {
-    if (!valid_blob(b, expected)) return kBlobBadSize;
+  // `element`: the stream's element size (1 for pixels). Version 6: a meshopt codec or an
+  // element size in an older pack is refused.
+  const auto note_blob = [&](const fb::Blob& b, uint64_t expected, uint32_t element) -> BlobCheck {
+    if (format_version_ < 6 && (static_cast<uint8_t>(b.compression()) >= 2 || b.element_size()))
+      return kBlobNewerCodec;
+    if (!valid_blob(b, expected, element)) return kBlobBadSize;
     const auto [it, added] = decoded_->slot_of.try_emplace(
         b.data()->data(), static_cast<uint32_t>(decoded_->slots.size()));
     if (!added) {
@@ -748,7 +784,8 @@ Result<void> Pack::load() {
     }
     if (!budget.take(2)) return kBlobOverFile;
     decoded_->slots.emplace_back().raw_size = expected;
-    if (b.compression() == fb::Compression::Lz4 && (decoded_bytes += expected) > kMaxDecodedBytes) {
+    if (b.compression() != fb::Compression::None &&
+        (decoded_bytes += expected) > kMaxDecodedBytes) {
       return kBlobOverDecoded;
     }
     return kBlobOk;
@@ -756,7 +793,9 @@ Result<void> Pack::load() {
   const auto blob_problem = [](BlobCheck c) -> const char* {
     switch (c) {
       case kBlobOverDecoded:
-        return "the LZ4 blobs decode to more than 2 GiB (kMaxDecodedBytes)";
+        return "the compressed blobs decode to more than 2 GiB (kMaxDecodedBytes)";
+      case kBlobNewerCodec:
+        return "a blob names a format 6 codec (meshoptimizer) or element size";
       case kBlobSharedOtherSize:
         return "a blob's data is shared with a blob of another raw size";
       case kBlobOverFile:
@@ -795,7 +834,7 @@ Result<void> Pack::load() {
                    kMaxTextureSide);
       }
       const BlobCheck pixels =
-          in->pixels() ? note_blob(*in->pixels(), uint64_t{info.width} * info.height * 4)
+          in->pixels() ? note_blob(*in->pixels(), uint64_t{info.width} * info.height * 4, 1)
                        : kBlobBadSize;
       if (pixels == kBlobBadSize)
         return bad("texture %u: pixels do not hold %ux%u RGBA8", t, info.width, info.height);
@@ -1088,28 +1127,32 @@ Result<void> Pack::load() {
           const struct {
             const fb::Blob* blob;
             uint64_t size;
+            uint32_t element;  // bytes
             const char* name;
-          } expect[] = {{part->positions(), n * 12, "positions"},
-                        {part->normals(), n * 12, "normals"},
-                        {part->tangents(), n * 16, "tangents"},
-                        {part->joints(), n * 8, "joints"},
-                        {part->weights(), n * 16, "weights"},
-                        {part->indices(), uint64_t{pi.index_count} * 4, "indices"},
-                        {part->source_vertices(), n * 4, "source vertices"},
-                        {part->texcoords0(), n * 8, "texcoords0"},
-                        {part->texcoords1(), n * 8, "texcoords1"},
-                        {part->colors(), n * 16, "colors"},
-                        {part->joints1(), n * 8, "joints1"},
-                        {part->weights1(), n * 16, "weights1"},
-                        {part->morph_positions(), deltas, "morph positions"},
-                        {part->morph_normals(), deltas, "morph normals"},
-                        {part->morph_tangents(), deltas, "morph tangents"}};
+          } expect[] = {{part->positions(), n * 12, 12, "positions"},
+                        {part->normals(), n * 12, 12, "normals"},
+                        {part->tangents(), n * 16, 16, "tangents"},
+                        {part->joints(), n * 8, 8, "joints"},
+                        {part->weights(), n * 16, 16, "weights"},
+                        {part->indices(), uint64_t{pi.index_count} * 4, 4, "indices"},
+                        {part->source_vertices(), n * 4, 4, "source vertices"},
+                        {part->texcoords0(), n * 8, 8, "texcoords0"},
+                        {part->texcoords1(), n * 8, 8, "texcoords1"},
+                        {part->colors(), n * 16, 16, "colors"},
+                        {part->joints1(), n * 8, 8, "joints1"},
+                        {part->weights1(), n * 16, 16, "weights1"},
+                        {part->morph_positions(), deltas, 12, "morph positions"},
+                        {part->morph_normals(), deltas, 12, "morph normals"},
+                        {part->morph_tangents(), deltas, 12, "morph tangents"}};
           for (const auto& e : expect) {
             if (!e.blob) continue;
-            const BlobCheck check = note_blob(*e.blob, e.size);
+            const BlobCheck check = note_blob(*e.blob, e.size, e.element);
             if (check == kBlobBadSize)
               return bad("mesh %u part %u: the %s blob does not hold %llu bytes", m, p, e.name,
                          static_cast<unsigned long long>(e.size));
+            if (check == kBlobNewerCodec)
+              return bad("mesh %u part %u: the %s blob: %s in format %u", m, p, e.name,
+                         blob_problem(check), format_version_);
             if (check != kBlobOk) return bad("mesh %u part %u: %s", m, p, blob_problem(check));
           }
           parts_.push_back(pi);
@@ -1217,7 +1260,7 @@ Result<void> Pack::load() {
       Result<SpriteSheet> sheet = SpriteSheet::create(std::move(*atlas), std::move(clips));
       if (!sheet) return bad("sprite sheet %u: %s", s, sheet.error().message());
       const uint64_t pixels = uint64_t{in->width()} * in->height() * 4;
-      const BlobCheck check = note_blob(*in->pixels(), pixels);
+      const BlobCheck check = note_blob(*in->pixels(), pixels, 1);
       if (check == kBlobBadSize)
         return bad("sprite sheet %u: pixels do not hold %ux%u RGBA8", s, in->width(), in->height());
       if (check != kBlobOk) return bad("sprite sheet %u: %s", s, blob_problem(check));
@@ -1375,6 +1418,51 @@ Result<void> Pack::load() {
   return ok();
 }
 
+namespace {
+
+// Version 6: a meshoptimizer-coded blob (load() checked its codec, element size and ratio)
+// decoded into `out`, `expected` bytes; first out of LZ4 into a scratch buffer of at most
+// the codec's worst-case size (and at most 255 x the LZ4 data) when under LZ4. The
+// decoders refuse data that does not hold exactly `expected` bytes' worth of elements and
+// never read past `size` bytes or write past `expected`.
+Result<void> decode_meshopt(const fb::Blob& b, uint64_t expected, void* out, const char* what) {
+  const auto c = static_cast<uint8_t>(b.compression());
+  const MeshoptCodec codec = meshopt_codec(c);
+  const size_t element = b.element_size();
+  const size_t count = static_cast<size_t>(expected / element);
+  const uint8_t* data = b.data()->data();
+  size_t size = b.data()->size();
+  std::unique_ptr<uint8_t[]> scratch;
+  if (under_lz4(c)) {
+    // Every encoder's bound for `count` elements (indices of up to 2^32 vertices).
+    const size_t bound = codec == kMeshoptVertex ? meshopt_encodeVertexBufferBound(count, element)
+                         : codec == kMeshoptIndex
+                             ? meshopt_encodeIndexBufferBound(count, size_t{1} << 32)
+                             : meshopt_encodeIndexSequenceBound(count, size_t{1} << 32);
+    const uint64_t cap = std::min<uint64_t>(
+        {bound, uint64_t{size} * kLz4MaxRatio, uint64_t{std::numeric_limits<int>::max()}});
+    scratch.reset(new uint8_t[static_cast<size_t>(cap)]);
+    const int got = LZ4_decompress_safe(reinterpret_cast<const char*>(data),
+                                        reinterpret_cast<char*>(scratch.get()),
+                                        static_cast<int>(size), static_cast<int>(cap));
+    if (got <= 0) return bad("%s: the LZ4 layer of a meshoptimizer blob does not decode", what);
+    data = scratch.get();
+    size = static_cast<size_t>(got);
+  }
+  const int rc = codec == kMeshoptVertex
+                     ? meshopt_decodeVertexBuffer(out, count, element, data, size)
+                 : codec == kMeshoptIndex ? meshopt_decodeIndexBuffer(out, count, 4, data, size)
+                                          : meshopt_decodeIndexSequence(out, count, 4, data, size);
+  if (rc != 0) {
+    static const char* const kNames[] = {"vertex", "index", "index sequence"};
+    return bad("%s: malformed meshoptimizer %s data (error %d) for %llu bytes", what, kNames[codec],
+               rc, static_cast<unsigned long long>(expected));
+  }
+  return ok();
+}
+
+}  // namespace
+
 Result<std::span<const uint8_t>> Pack::blob(const void* blob_ptr, uint64_t expected,
                                             const char* what) const {
   const auto* b = static_cast<const fb::Blob*>(blob_ptr);
@@ -1389,14 +1477,20 @@ Result<std::span<const uint8_t>> Pack::blob(const void* blob_ptr, uint64_t expec
   if (!cache.words && expected > 0) {
     // expected <= kMaxBlobBytes and <= 255 x the LZ4 data (load() checked both).
     cache.words.reset(new uint64_t[(expected + 7) / 8]);
-    const int got =
-        LZ4_decompress_safe(reinterpret_cast<const char*>(b->data()->data()),
-                            reinterpret_cast<char*>(cache.words.get()),
-                            static_cast<int>(b->data()->size()), static_cast<int>(expected));
-    if (got < 0 || static_cast<uint64_t>(got) != expected) {
+    const auto c = static_cast<uint8_t>(b->compression());
+    if (c == 1) {
+      const int got =
+          LZ4_decompress_safe(reinterpret_cast<const char*>(b->data()->data()),
+                              reinterpret_cast<char*>(cache.words.get()),
+                              static_cast<int>(b->data()->size()), static_cast<int>(expected));
+      if (got < 0 || static_cast<uint64_t>(got) != expected) {
+        cache.words.reset();
+        return bad("%s does not decode to %llu bytes", what,
+                   static_cast<unsigned long long>(expected));
+      }
+    } else if (Result<void> r = decode_meshopt(*b, expected, cache.words.get(), what); !r) {
       cache.words.reset();
-      return bad("%s does not decode to %llu bytes", what,
-                 static_cast<unsigned long long>(expected));
+      return r.error();
     }
   }
   return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(cache.words.get()), expected);
@@ -1489,7 +1583,13 @@ Result<PartStreams> Pack::part_streams(int part) const {
   std::span<const uint8_t> bytes[kStreams];
   for (size_t k = 0; k < kStreams; ++k) {
     Result<std::span<const uint8_t>> r = blob(streams[k].blob, streams[k].bytes, streams[k].what);
-    if (!r) return r.error();
+    if (!r) {
+      // Name the mesh and part (mesh-relative, as load() does) with the stream.
+      return bad("mesh %d part %d: %s", info.mesh,
+                 part - meshes_[static_cast<size_t>(info.mesh)].first_part,
+                 r.error().message() +
+                     (std::strncmp(r.error().message(), "bad pack: ", 10) == 0 ? 10 : 0));
+    }
     bytes[k] = *r;
   }
   s.positions = as<Vec3>(bytes[0]);

@@ -236,8 +236,12 @@ TEST(PackShare, IdenticalStreamsKeysAndStringsAreStoredOnce) {
   twice.meshes.push_back(morph_column("face"));
   twice.rigs.push_back(morph_rig());
   twice.meshes[1].rig = 1;
-  const std::vector<uint8_t> a = write_pack(once);
-  const std::vector<uint8_t> b = write_pack(twice);
+  // LZ4 only: the bound below is for tables against LZ4 streams (meshoptimizer's codecs
+  // make one copy of the streams smaller than the second copy's tables).
+  PackWriteOptions lz4_only;
+  lz4_only.meshopt = false;
+  const std::vector<uint8_t> a = write_pack(once, lz4_only);
+  const std::vector<uint8_t> b = write_pack(twice, lz4_only);
   // The second mesh and rig add their tables (parts, joints, clips, channels, sets), not
   // their vertex streams, keys or names: uncompressed, under a tenth of one copy of the
   // part's streams.
@@ -289,7 +293,9 @@ TEST(PackShare, ManyPartsOnOneBlobDecodeItOnce) {
   part.weights.clear();
   mesh.parts.assign(100000, part);
   cooked.meshes.push_back(std::move(mesh));
-  const std::vector<uint8_t> bytes = write_pack(cooked);
+  PackWriteOptions lz4_only;  // an LZ4 blob (PackCodec tests the meshoptimizer ones)
+  lz4_only.meshopt = false;
+  const std::vector<uint8_t> bytes = write_pack(cooked, lz4_only);
   EXPECT_LT(bytes.size(), size_t{8} << 20) << "the parts' tables only, not their streams";
   const auto* root = fb::GetAssetPack(bytes.data());
   const fb::Part* first_part = root->meshes()->Get(0)->parts()->Get(0);
@@ -461,7 +467,9 @@ TEST(PackShare, RefusesOneDataSharedWithTwoRawSizes) {
   c.meshes.push_back(fixture::make_cooked_column(0));
   CookedPart& second = c.meshes[1].parts[0];
   second.source_vertices.assign(second.source_vertices.size(), 0);  // its own blob
-  std::vector<uint8_t> b = write_pack(c);
+  PackWriteOptions lz4_only;
+  lz4_only.meshopt = false;
+  std::vector<uint8_t> b = write_pack(c, lz4_only);
   ASSERT_TRUE(Pack::from_bytes(b));
   // Point the second mesh's source vertices (written later, lower in the buffer) at the
   // first mesh's indices' data (an LZ4 blob of another raw size).
@@ -568,6 +576,44 @@ TEST(PackMorph, OlderPacksHaveNoMorphsAndFourInfluences) {
       ASSERT_TRUE(s) << name << ": " << s.error().message();
       EXPECT_TRUE(s->joints1.empty() && s->weights1.empty() && s->morph.targets == 0) << name;
     }
+  }
+}
+
+// Format 6: morph deltas and the eight influences through each of meshoptimizer's codecs
+// (PackWriteOptions::only_codec; the rest in codec_test.cpp) decode to the bytes the raw
+// pack holds.
+TEST(PackCodec, MorphDeltasAndEightInfluencesRoundTripThroughEveryCodec) {
+  const CookedPack cooked = morph_pack();
+  PackWriteOptions raw;
+  raw.compress = false;
+  const std::vector<uint8_t> plain = write_pack(cooked, raw);
+  auto want = Pack::from_bytes(plain);
+  ASSERT_TRUE(want);
+  auto w = want->part_streams(0);
+  ASSERT_TRUE(w);
+  ASSERT_EQ(w->morph.positions.size(), 3 * cooked.meshes[0].parts[0].positions.size());
+  for (const uint8_t codec : {0, 2, 3, 4, 5, 6, 7}) {
+    PackWriteOptions o;
+    o.only_codec = codec;
+    const std::vector<uint8_t> bytes = write_pack(cooked, o);
+    if (codec == 2 || codec == 3) {
+      EXPECT_EQ(static_cast<uint8_t>(part_of(bytes)->morph_positions()->compression()), codec);
+      EXPECT_EQ(static_cast<uint8_t>(part_of(bytes)->weights1()->compression()), codec);
+    }
+    auto pack = Pack::from_bytes(bytes);
+    ASSERT_TRUE(pack) << int{codec} << ": " << pack.error().message();
+    auto s = pack->part_streams(0);
+    ASSERT_TRUE(s) << int{codec} << ": " << s.error().message();
+    const auto same = [](auto x, auto y) {
+      return x.size() == y.size() &&
+             (x.empty() || std::memcmp(x.data(), y.data(), x.size_bytes()) == 0);
+    };
+    EXPECT_TRUE(same(s->morph.positions, w->morph.positions)) << int{codec};
+    EXPECT_TRUE(same(s->morph.normals, w->morph.normals)) << int{codec};
+    EXPECT_TRUE(same(s->morph.tangents, w->morph.tangents)) << int{codec};
+    EXPECT_TRUE(same(s->joints1, w->joints1)) << int{codec};
+    EXPECT_TRUE(same(s->weights1, w->weights1)) << int{codec};
+    EXPECT_TRUE(same(s->indices, w->indices)) << int{codec};
   }
 }
 

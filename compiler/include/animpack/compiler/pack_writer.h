@@ -20,6 +20,12 @@ namespace animpack {
 struct PackWriteOptions {
   // LZ4-compress each blob (vertex streams, pixels) when that makes it smaller.
   bool compress = true;
+  // With compress: also try meshoptimizer's lossless codecs on vertex streams and index
+  // lists (alone and under LZ4; format 6), keeping whichever is smallest.
+  bool meshopt = true;
+  // Tests: 0 keeps the smallest; a schema Compression value (2-7) stores every blob that
+  // codec can take that way, smaller or not, and every other blob raw.
+  uint8_t only_codec = 0;
 };
 
 // Serialises a cooked pack (format kPackFormatVersion). Preconditions: the pack's indices
