@@ -23,6 +23,9 @@
 //   runs to the end and back. set_speed rebases offset and base so time never jumps.
 // - Layer and mix blending lerps translation and scale and nlerps rotation (the shorter
 //   way); sampling inside a clip slerps as glTF asks.
+// - evaluate(tick, fraction) poses tick + fraction (fraction in [0, 1)) for a frame
+//   rendered between ticks: the same clocks and fades run on by the fraction; it advances
+//   nothing (docs/runtime.md "Sub-tick poses").
 // - advance(tick) returns every event whose mark play passed since the previous call, in
 //   order of mix, layer, then time. Loops fire each pass, ping-pong each pass in either
 //   direction, once only once; a layer started at `start` skips earlier marks but fires

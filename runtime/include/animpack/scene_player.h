@@ -51,7 +51,8 @@
 // that is the tick being stepped, so a clip started there plays from that tick and its
 // marks at 0 fire on it; between steps (and inside Game::animated) it is the next tick to
 // be stepped. Poses, palette(), sprite_frame() and posed() show tick(), the latest tick
-// stepped (tick 0, no events, before the first step).
+// stepped (tick 0, no events, before the first step), or a pose between it and the next
+// after evaluate_render(fraction) (a frame rendered between ticks; see it).
 //
 // Errors. Refused calls (an unknown clip, a sprite asked to blend or crossfade, a bad
 // weight, speed, start or fade) return their Error and are also kept in
