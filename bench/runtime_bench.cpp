@@ -694,6 +694,29 @@ BENCHMARK(BM_MorphSkin)->Apply(common)->ArgName("active")->Arg(0)->Arg(2)->Arg(8
 BENCHMARK(BM_EvaluateMorphWeights)->Apply(common)->ArgName("targets")->Arg(52);
 BENCHMARK(BM_RigCreateManyClips)->Apply(common)->ArgName("clips")->Arg(1000)->Arg(60000);
 
+// (s) BM_EvaluateCrossfade's frame as a sub-tick pose (Animator::evaluate(tick, fraction),
+// docs/runtime.md "Sub-tick poses"): the same work, fraction 0.5 of a tick on every clock
+// and fade.
+void BM_EvaluateCrossfadeSubTick(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const Rig& rig = rig_for(n);
+  Animator animator = must(Animator::create(&rig, kTickRate), "animator");
+  const BlendEntry entries[] = {{0, 1.0f}, {1, 1.0f}};
+  (void)must(animator.play_blend(entries, 0), "play_blend");
+  (void)must(animator.crossfade(2, 10.0, 0), "crossfade");
+  (void)must(animator.blend(3, 0.5f, 0), "blend");
+  constexpr int64_t kFadeTicks = 10 * kTickRate;
+  int64_t tick = 1;
+  for (auto _ : state) {
+    if (!animator.evaluate(tick, 0.5f)) state.SkipWithError("refused");
+    if (++tick == kFadeTicks - 1) tick = 1;  // stay strictly inside the fade
+    benchmark::DoNotOptimize(animator.palette().data());
+    benchmark::ClobberMemory();
+  }
+  set_per_joint(state, n);
+}
+BENCHMARK(BM_EvaluateCrossfadeSubTick)->Apply(joint_counts);
+
 }  // namespace
 }  // namespace animpack
 

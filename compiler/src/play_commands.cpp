@@ -54,8 +54,8 @@ const char* const kPlayUsage =
     "(in their frame at tick 0, turned by their yaw as they go) before the summary.\n";
 
 const char* const kPoseUsage =
-    "usage: animpack pose PACK.anpk --object NAME --tick T [--rate R] [--json]\n"
-    "                     [--set PARAMETER=VALUE]... [--state STATE]\n"
+    "usage: animpack pose PACK.anpk --object NAME --tick T [--fraction F] [--rate R]\n"
+    "                     [--json] [--set PARAMETER=VALUE]... [--state STATE]\n"
     "\n"
     "Plays the scene from tick 0 (the object's own [object.animation]) and prints the\n"
     "object's pose at tick T: each joint's glTF node, local translation, rotation (x y z w)\n"
@@ -69,6 +69,8 @@ const char* const kPoseUsage =
     "\n"
     "  --object NAME   the scene object\n"
     "  --tick T        the tick (0 or more)\n"
+    "  --fraction F    the pose at T + F, F in [0, 1): the sub-tick pose a frame rendered\n"
+    "                  between ticks T and T + 1 shows (default 0: the tick's)\n"
     "  --rate R        ticks per second (default 60)\n"
     "  --json          JSON instead of text\n"
     "  --set P=V       sets state machine parameter P at tick 0: a number (float), true or\n"
@@ -664,6 +666,7 @@ struct PoseMorphSet {
 struct Pose {
   std::string_view object;
   int64_t tick = 0;
+  float fraction = 0.0f;  // of a tick after `tick` (a sub-tick pose)
   int32_t rate = 60;
   std::optional<RootMotionDelta> root_motion;  // accumulate objects: taken over ticks 0..T
   std::vector<PoseJoint> joints;
@@ -672,8 +675,12 @@ struct Pose {
 };
 
 Result<Pose> compute_pose(const Pack& pack, std::string_view object, int64_t tick, int32_t rate,
-                          const MachineSettings& settings) {
+                          const MachineSettings& settings, float fraction = 0.0f) {
   if (tick < 0) return Error::make(ErrorCode::kInvalidArgument, "tick %" PRId64, tick);
+  if (!(fraction >= 0.0f && fraction < 1.0f)) {  // false for NaN
+    return Error::make(ErrorCode::kInvalidArgument, "fraction %g is not in [0, 1)",
+                       static_cast<double>(fraction));
+  }
   Result<ScenePlayer> created = ScenePlayer::create(&pack, rate);
   if (!created) return created.error();
   ScenePlayer& player = *created;
@@ -712,7 +719,9 @@ Result<Pose> compute_pose(const Pack& pack, std::string_view object, int64_t tic
     // stepping ticks 0..T (sampling does not depend on the previous tick; events and other
     // objects do not touch the pose), in constant time for any T. Then its IK solvers, as
     // ScenePlayer::step runs them (IK starts from the evaluated pose every tick).
-    animator->evaluate(tick);
+    // (A fraction poses tick + fraction: Animator::evaluate(tick, fraction), the same bits
+    // as ScenePlayer::evaluate_render after stepping to T.)
+    if (Result<void> r = animator->evaluate(tick, fraction); !r) return r.error();
     if (IkSet* ik = player.ik(id); ik != nullptr) {
       ik->apply(animator->mutable_locals(), animator->mutable_globals());
       animator->refresh_palette();
@@ -724,6 +733,7 @@ Result<Pose> compute_pose(const Pack& pack, std::string_view object, int64_t tic
   Pose pose;
   pose.object = info.name;
   pose.tick = tick;
+  pose.fraction = fraction;
   pose.rate = rate;
   if (accumulate) pose.root_motion = animator->take_root_motion();
   if (animator != nullptr) {
@@ -878,6 +888,9 @@ std::string format_json(const Pose& pose) {
   out += "{\"object\": ";
   json_string(&out, pose.object);
   appendf(&out, ", \"tick\": %" PRId64 ", \"rate\": %d,", pose.tick, pose.rate);
+  if (pose.fraction != 0.0f) {
+    appendf(&out, " \"fraction\": %.9g,", static_cast<double>(pose.fraction));
+  }
   if (const std::optional<RootMotionDelta>& d = pose.root_motion) {
     appendf(&out,
             "\n\"root_motion\": {\"x\": %" PRId64 ", \"y\": %" PRId64 ", \"z\": %" PRId64
@@ -957,9 +970,15 @@ std::string format_json(const Pose& pose) {
 std::string format_text(const Pose& pose) {
   std::string out;
   const auto f = [](float v) { return static_cast<double>(v); };
-  appendf(&out, "object %s at tick %" PRId64 " (%d Hz): %zu joints, %zu parts\n",
-          printable(pose.object).c_str(), pose.tick, pose.rate, pose.joints.size(),
-          pose.parts.size());
+  if (pose.fraction != 0.0f) {
+    appendf(&out, "object %s at tick %" PRId64 " + %.9g (%d Hz): %zu joints, %zu parts\n",
+            printable(pose.object).c_str(), pose.tick, static_cast<double>(pose.fraction),
+            pose.rate, pose.joints.size(), pose.parts.size());
+  } else {
+    appendf(&out, "object %s at tick %" PRId64 " (%d Hz): %zu joints, %zu parts\n",
+            printable(pose.object).c_str(), pose.tick, pose.rate, pose.joints.size(),
+            pose.parts.size());
+  }
   if (const std::optional<RootMotionDelta>& d = pose.root_motion) {
     const Vec3 t = root_motion_translation(*d);
     appendf(&out,
@@ -1002,8 +1021,8 @@ std::string format_text(const Pose& pose) {
 }  // namespace
 
 Result<std::string> pose_json(const Pack& pack, std::string_view object, int64_t tick, int32_t rate,
-                              const MachineSettings& settings) {
-  Result<Pose> pose = compute_pose(pack, object, tick, rate, settings);
+                              const MachineSettings& settings, float fraction) {
+  Result<Pose> pose = compute_pose(pack, object, tick, rate, settings, fraction);
   if (!pose) return pose.error();
   if (Result<void> r = pose_finite(*pose); !r) return r.error();
   return format_json(*pose);
@@ -1015,6 +1034,7 @@ struct CommandLine {
   std::vector<std::string> positional;
   int64_t ticks = -1;
   int64_t tick = -1;
+  float fraction = 0.0f;
   int64_t rate = 60;
   std::string script;
   std::string object;
@@ -1057,6 +1077,15 @@ bool parse_command_line(int argc, char** argv, bool pose, CommandLine& o) {
       o.script = v;
     } else if (pose && a == "--tick") {
       if (!integer(0, 100000000, &o.tick)) return false;
+    } else if (pose && a == "--fraction") {
+      const char* v = value();
+      double f = 0.0;
+      if (v == nullptr) return false;
+      if (!parse_double(v, &f) || !(f >= 0.0 && f < 1.0) || static_cast<float>(f) >= 1.0f) {
+        std::fprintf(stderr, "animpack: --fraction takes a number in [0, 1), not '%s'\n", v);
+        return false;
+      }
+      o.fraction = static_cast<float>(f);
     } else if (pose && a == "--object") {
       const char* v = value();
       if (v == nullptr) return false;
@@ -1166,7 +1195,7 @@ int pose_main(int argc, char** argv) {
   std::optional<Pack> pack;
   if (const int status = open_pack(o.positional[0], &pack); status != kExitOk) return status;
   Result<Pose> pose =
-      compute_pose(*pack, o.object, o.tick, static_cast<int32_t>(o.rate), o.settings);
+      compute_pose(*pack, o.object, o.tick, static_cast<int32_t>(o.rate), o.settings, o.fraction);
   if (pose && o.json) {
     if (Result<void> r = pose_finite(*pose); !r) pose = r.error();
   }

@@ -177,9 +177,11 @@ Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
 // 1/65536 object units and 2^-24 turns), "translation" (object units) and "yaw_radians".
 // The pose is after the object's IK solvers (their scene targets; IkSet::apply), as
 // ScenePlayer::step leaves it. `settings` on an object without a
-// state machine are kInvalidArgument.
+// state machine are kInvalidArgument. `fraction` (in [0, 1), else kInvalidArgument) poses
+// tick + fraction, the sub-tick pose a render between two ticks shows
+// (Animator::evaluate(tick, fraction), then IK); the JSON then gets "fraction".
 Result<std::string> pose_json(const Pack& pack, std::string_view object, int64_t tick, int32_t rate,
-                              const MachineSettings& settings = {});
+                              const MachineSettings& settings = {}, float fraction = 0.0f);
 
 // The commands: argv holds the arguments after "play" / "pose". Exit status: 0 done, 1 the
 // inputs have errors (a bad pack or script, an unknown object), 2 usage or I/O failure.

@@ -633,13 +633,16 @@ const Animator::Layer* Animator::find_layer(LayerId id) const {
   return const_cast<Animator*>(this)->find_layer(id, nullptr);
 }
 
-double Animator::clock(const Layer& layer, int64_t tick) const {
-  const double ticks = tick > layer.base_tick ? ticks_since(tick, layer.base_tick) : 0.0;
+double Animator::clock(const Layer& layer, int64_t tick, double fraction) const {
+  double ticks = tick > layer.base_tick ? ticks_since(tick, layer.base_tick) : 0.0;
+  // A sub-tick clock runs on from the tick (a layer starting at a later tick still shows
+  // its start: tick + fraction < base); fraction 0 leaves the tick's bits.
+  if (fraction > 0.0 && tick >= layer.base_tick) ticks += fraction;
   return layer.offset + ticks * static_cast<double>(layer.speed) / static_cast<double>(tick_rate_);
 }
 
-double Animator::unwrapped(const Layer& layer, int64_t tick) const {
-  const double u = clock(layer, tick);
+double Animator::unwrapped(const Layer& layer, int64_t tick, double fraction) const {
+  const double u = clock(layer, tick, fraction);
   return layer.synced ? u * layer.ratio : u;
 }
 
@@ -792,12 +795,17 @@ int Animator::layer_count(int mix) const {
   return mix >= 0 && mix < mix_count_ ? mixes_[mix].layer_count : 0;
 }
 
-float Animator::mix_weight(int mix, int64_t tick) const {
+float Animator::mix_weight(int mix, int64_t tick) const { return fade_weight(mix, tick, 0.0); }
+
+float Animator::fade_weight(int mix, int64_t tick, double fraction) const {
   if (mix < 0 || mix >= mix_count_) return 0.0f;
   const Mix& m = mixes_[mix];
   if (m.fade_ticks <= 0) return 1.0f;
-  if (tick <= m.fade_start) return 0.0f;
-  const double w = ticks_since(tick, m.fade_start) / static_cast<double>(m.fade_ticks);
+  if (tick < m.fade_start) return 0.0f;
+  // At the fade's start tick this is 0 (fraction 0) or fraction / fade ticks.
+  double ticks = ticks_since(tick, m.fade_start);
+  if (fraction > 0.0) ticks += fraction;
+  const double w = ticks / static_cast<double>(m.fade_ticks);
   return w <= 0.0 ? 0.0f : (w >= 1.0 ? 1.0f : static_cast<float>(w));
 }
 
@@ -972,8 +980,8 @@ std::span<const AnimEvent> Animator::advance(int64_t tick) {
 }
 
 void Animator::sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose,
-                            std::span<float> weights) {
-  const float t = static_cast<float>(mapped(layer, unwrapped(layer, tick)));
+                            std::span<float> weights, double fraction) {
+  const float t = static_cast<float>(mapped(layer, unwrapped(layer, tick, fraction)));
   if (layer.weight <= 0.0f) return;
   // A rig without morph sets has no kWeights channels (Rig::create): the plain layers
   // take the loops without the weights test.
@@ -1145,14 +1153,14 @@ bool Animator::sets_pose(const Layer& layer) const {
 // (blend_property, put_rotation) is lerp4 / nlerp4 of the pose's value and the sampled
 // one, as blend_poses is), so only the order of the independent joints changes.
 void Animator::mix_layer(Layer& layer, int64_t tick, std::span<Trs> pose,
-                         std::span<float> weights) {
+                         std::span<float> weights, double fraction) {
   const float w = layer.weight;
   if (!(layer.keys_pose && layer.mask == nullptr && layer.mode == LayerMode::kOverride &&
         w > 0.0f && w < 1.0f)) {
-    sample_layer(layer, tick, pose, weights);
+    sample_layer(layer, tick, pose, weights, fraction);
     return;
   }
-  const float t = static_cast<float>(mapped(layer, unwrapped(layer, tick)));
+  const float t = static_cast<float>(mapped(layer, unwrapped(layer, tick, fraction)));
   const bool morph = !weights.empty();
   // Sampled at full weight (sets every value of layer_pose_); its weight is put back
   // before the morph weights, which it mixes in channel by channel.
@@ -1173,11 +1181,23 @@ void Animator::mix_layer(Layer& layer, int64_t tick, std::span<Trs> pose,
   if (morph) sample_layer_weights(layer, t, weights);
 }
 
-void Animator::evaluate(int64_t tick) {
+void Animator::evaluate(int64_t tick) { evaluate_at(tick, 0.0); }
+
+Result<void> Animator::evaluate(int64_t tick, float fraction) {
+  if (rig_ == nullptr) return Error::make(ErrorCode::kInvalidArgument, "no rig");
+  if (!(fraction >= 0.0f && fraction < 1.0f)) {  // false for NaN
+    return Error::make(ErrorCode::kInvalidArgument, "sub-tick fraction %g is not in [0, 1)",
+                       static_cast<double>(fraction));
+  }
+  evaluate_at(tick, static_cast<double>(fraction));
+  return ok();
+}
+
+void Animator::evaluate_at(int64_t tick, double fraction) {
   const auto rest = rig_->skeleton().rest_pose();
   int full = -1;
   for (int m = mix_count_ - 1; m >= 0; --m) {
-    if (mix_weight(m, tick) >= 1.0f) {
+    if (fade_weight(m, tick, fraction) >= 1.0f) {
       full = m;
       break;
     }
@@ -1193,7 +1213,9 @@ void Animator::evaluate(int64_t tick) {
   std::copy(morph_defaults_.begin(), morph_defaults_.end(), weights.begin());
   if (full >= 0) {
     Mix& mix = mixes_[full];
-    for (int l = 0; l < mix.layer_count; ++l) mix_layer(mix.layers[l], tick, locals_, weights);
+    for (int l = 0; l < mix.layer_count; ++l) {
+      mix_layer(mix.layers[l], tick, locals_, weights, fraction);
+    }
   }
   for (int m = full + 1; m < mix_count_; ++m) {
     Mix& mix = mixes_[m];
@@ -1202,13 +1224,15 @@ void Animator::evaluate(int64_t tick) {
     }
     std::copy(morph_defaults_.begin(), morph_defaults_.end(), mix_weights.begin());
     for (int l = 0; l < mix.layer_count; ++l) {
-      mix_layer(mix.layers[l], tick, mix_pose_, mix_weights);
+      mix_layer(mix.layers[l], tick, mix_pose_, mix_weights, fraction);
     }
-    const float w = mix_weight(m, tick);
+    const float w = fade_weight(m, tick, fraction);
     kernel::blend_poses(locals_.data(), mix_pose_.data(), locals_.size(), w);
     blend_weights(weights, mix_weights, w);
   }
-  for (int o = 0; o < overlay_count_; ++o) mix_layer(overlays_[o], tick, locals_, weights);
+  for (int o = 0; o < overlay_count_; ++o) {
+    mix_layer(overlays_[o], tick, locals_, weights, fraction);
+  }
   if (morph_override_count_ > 0) {
     for (size_t i = 0; i < weights.size(); ++i) {
       if (morph_overridden_[i] != 0) weights[i] = morph_override_[i];

@@ -369,6 +369,7 @@ Result<ScenePlayer> ScenePlayer::create(const Pack* pack, int32_t tick_rate,
   for (size_t o = 0; o < p.objects_.size(); ++o) {
     if (p.objects_[o].animator >= 0) p.animated_.push_back(static_cast<uint32_t>(o));
   }
+  p.tick_palettes_.resize(p.previous_.size());
   return p;
 }
 
@@ -951,6 +952,8 @@ void ScenePlayer::step(Game* game) {
     tick_ = t;
     next_tick_ = t + 1;
     stepped_ = true;
+    rendered_ = false;
+    render_fraction_ = 0.0f;
     if (game != nullptr && event_count_ > 0) game->animated(*this, animation_events());
     return;
   }
@@ -960,7 +963,10 @@ void ScenePlayer::step(Game* game) {
     const ObjectId id{static_cast<uint32_t>(i)};
     if (o.animator >= 0) {
       Animator& an = animators_[static_cast<size_t>(o.animator)];
-      const std::span<const Mat4> before = an.palette();
+      // The palette at tick_ (kept aside if a render pose replaced it).
+      const std::span<const Mat4> before =
+          rendered_ ? std::span<const Mat4>(tick_palettes_.data() + o.previous, an.palette().size())
+                    : an.palette();
       Mat4* previous = previous_.data() + o.previous;
       if (stepped_) std::copy(before.begin(), before.end(), previous);
       if (o.machine >= 0) machines_[static_cast<size_t>(o.machine)].update(t);
@@ -981,6 +987,8 @@ void ScenePlayer::step(Game* game) {
   tick_ = t;
   next_tick_ = t + 1;
   stepped_ = true;
+  rendered_ = false;
+  render_fraction_ = 0.0f;
   if (game != nullptr && event_count_ > 0) game->animated(*this, animation_events());
 }
 
@@ -992,8 +1000,12 @@ void ScenePlayer::evaluate_objects(void* player, uint32_t begin, uint32_t end) {
     Animator& an = p.animators_[static_cast<size_t>(o.animator)];
     Mat4* previous = p.previous_.data() + o.previous;
     // advance() and the state machine's update() leave the palette as it was: this is
-    // the previous tick's, as the one-thread loop copies it before them.
-    if (p.stepped_) std::copy(an.palette().begin(), an.palette().end(), previous);
+    // the previous tick's (kept aside if a render pose replaced it), as the one-thread
+    // loop copies it before them.
+    const std::span<const Mat4> before =
+        p.rendered_ ? std::span<const Mat4>(p.tick_palettes_.data() + o.previous, an.palette().size())
+                    : an.palette();
+    if (p.stepped_) std::copy(before.begin(), before.end(), previous);
     an.evaluate(t);
     p.apply_ik(o, an);
     if (!p.stepped_) std::copy(an.palette().begin(), an.palette().end(), previous);
@@ -1002,6 +1014,25 @@ void ScenePlayer::evaluate_objects(void* player, uint32_t begin, uint32_t end) {
 
 void ScenePlayer::set_job_runner(JobRunner* runner) {
   jobs_ = runner != nullptr ? runner : pool_.get();
+}
+
+Result<void> ScenePlayer::evaluate_render(float fraction) {
+  if (!(fraction >= 0.0f && fraction < 1.0f)) {  // false for NaN
+    return Error::make(ErrorCode::kInvalidArgument, "render fraction %g is not in [0, 1)",
+                       static_cast<double>(fraction));
+  }
+  for (const Object& o : objects_) {
+    if (o.animator < 0) continue;
+    Animator& an = animators_[static_cast<size_t>(o.animator)];
+    if (!rendered_) {
+      std::copy(an.palette().begin(), an.palette().end(), tick_palettes_.data() + o.previous);
+    }
+    (void)an.evaluate(tick_, fraction);  // cannot fail: a rig, a fraction in [0, 1)
+    apply_ik(o, an);
+  }
+  rendered_ = true;
+  render_fraction_ = fraction;
+  return ok();
 }
 
 // ---------------------------------------------------------------------------- results
@@ -1072,6 +1103,7 @@ Result<Box> ScenePlayer::world_bounds(ObjectId object) const {
 
 const Posed& ScenePlayer::posed(const Camera* camera) {
   posed_.tick = tick_;
+  posed_.fraction = render_fraction_;
   for (size_t i = 0; i < objects_.size(); ++i) {
     const Object& o = objects_[i];
     PosedObject& out = posed_.objects[i];

@@ -262,5 +262,34 @@ TEST(PlayerAllocation, AThousandTicksWithRootMotionAndIkAllocateNothing) {
   EXPECT_GT(refused, 0u) << "and calls refused";
 }
 
+// Sub-tick renders (evaluate_render, three a tick, and a refused one) between the steps of
+// the scripted game, with IK and root motion in the motion pack, allocate nothing.
+TEST(PlayerAllocation, SubTickRendersAllocateNothing) {
+  const Pack pack = make_pack();
+  ScenePlayer player = std::move(*ScenePlayer::create(&pack, 60));
+  BusyGame game;
+  const Pack motion = motion_fixture::make_pack();
+  ScenePlayer mover = std::move(*ScenePlayer::create(&motion, 60));
+  const ObjectId walker{motion_fixture::kWalker};
+  Camera camera;
+  camera.eye = {3, 2, 6};
+  size_t poses = 0;
+  fixture::start_counting_allocations();
+  for (int64_t t = 0; t < 1000; ++t) {
+    player.step(&game);
+    (void)mover.set_ik_target(walker, "arm", {static_cast<float>(t % 100) / 100.0f, 2.5f, 0.2f});
+    mover.step();
+    for (const float f : {0.25f, 0.5f, 0.75f}) {
+      (void)player.evaluate_render(f);
+      poses += player.posed(&camera).objects.size();
+      (void)mover.evaluate_render(f);
+      poses += mover.posed().objects.size();
+    }
+    (void)player.evaluate_render(-1.0f);  // refused
+  }
+  EXPECT_EQ(fixture::stop_counting_allocations(), 0);
+  EXPECT_GT(poses, 0u);
+}
+
 }  // namespace
 }  // namespace animpack

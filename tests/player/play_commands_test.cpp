@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -412,6 +413,33 @@ TEST(PoseCommand, RefusesAnUnknownObjectOrANegativeTick) {
   EXPECT_EQ(pose_json(pack, "walker", 0, 0).error().code(), ErrorCode::kBadTickRate);
 }
 
+// --fraction: the pose at tick + fraction is the scene player's render pose there
+// (evaluate_render after stepping to the tick); fraction 0 is the tick's JSON exactly.
+TEST(PoseCommand, AFractionGivesTheSubTickPoseTheSceneRendersThere) {
+  const Pack pack = make_pack();
+  EXPECT_EQ(*pose_json(pack, "walker", 25, 60, {}, 0.0f), *pose_json(pack, "walker", 25, 60));
+  const Result<std::string> text = pose_json(pack, "walker", 25, 60, {}, 0.5f);
+  ASSERT_TRUE(text) << text.error().message();
+  const json j = json::parse(*text);
+  EXPECT_EQ(j["tick"], 25);
+  EXPECT_EQ(j["fraction"], 0.5);
+  EXPECT_NE(*text, *pose_json(pack, "walker", 25, 60));
+  ScenePlayer player = std::move(*ScenePlayer::create(&pack, 60));
+  for (int t = 0; t <= 25; ++t) player.step();
+  ASSERT_TRUE(player.evaluate_render(0.5f));
+  const Animator& a = *player.animator(ObjectId{kWalker});
+  ASSERT_EQ(j["joints"].size(), a.palette().size());
+  for (size_t k = 0; k < a.palette().size(); ++k) {
+    EXPECT_EQ(floats(j["joints"][k]["palette"]),
+              std::vector<float>(a.palette()[k].m, a.palette()[k].m + 16))
+        << k;
+  }
+  for (const float bad : {-0.5f, 1.0f, std::numeric_limits<float>::quiet_NaN()}) {
+    EXPECT_EQ(pose_json(pack, "walker", 25, 60, {}, bad).error().code(),
+              ErrorCode::kInvalidArgument);
+  }
+}
+
 TEST(PoseCommand, PoseAtALateTickIsTheSteppedScenesPose) {
   // pose poses the object at its tick directly instead of stepping the scene: the
   // same bits as stepping every tick up to it.
@@ -548,6 +576,10 @@ TEST_F(Cli, PlayPrintsTheRunWithItsScriptAndPosePrintsJson) {
   const CliRun pose = run("pose " + pack_path_ + " --object walker --tick 25 --json");
   EXPECT_EQ(pose.status, 0) << pose.output;
   EXPECT_EQ(pose.output, *pose_json(pack, "walker", 25, 60));
+  const CliRun sub =
+      run("pose " + pack_path_ + " --object walker --tick 25 --fraction 0.25 --json");
+  EXPECT_EQ(sub.status, 0) << sub.output;
+  EXPECT_EQ(sub.output, *pose_json(pack, "walker", 25, 60, {}, 0.25f));
   const CliRun text = run("pose " + pack_path_ + " --object box --tick 2");
   EXPECT_EQ(text.status, 0) << text.output;
   EXPECT_NE(text.output.find("joint 1 lid (node 1)"), std::string::npos) << text.output;
@@ -558,6 +590,9 @@ TEST_F(Cli, UsageErrorsExitTwoAndInputErrorsOne) {
   EXPECT_EQ(run("play " + pack_path_ + " --ticks 0").status, 2);
   EXPECT_EQ(run("play " + pack_path_ + " --ticks 5 --bogus").status, 2);
   EXPECT_EQ(run("pose " + pack_path_ + " --tick 3").status, 2) << "no --object";
+  EXPECT_EQ(run("pose " + pack_path_ + " --object walker --tick 3 --fraction 1").status, 2);
+  EXPECT_EQ(run("pose " + pack_path_ + " --object walker --tick 3 --fraction -0.1").status, 2);
+  EXPECT_EQ(run("pose " + pack_path_ + " --object walker --tick 3 --fraction x").status, 2);
   EXPECT_EQ(run("play " + (dir_ / "missing.anpk").string() + " --ticks 5").status, 2);
   EXPECT_EQ(run("pose " + pack_path_ + " --object nobody --tick 3 --json").status, 1);
   const fs::path script = dir_ / "bad.txt";

@@ -413,5 +413,25 @@ TEST(Allocation, RootMotionOverAThousandTicksAllocatesNothing) {
   EXPECT_GT(moved, 0) << "the run did collect motion";
 }
 
+// Sub-tick poses (evaluate(tick, fraction)) between the ticks of a crossfading, blending
+// run, refused fractions too, allocate nothing.
+TEST(Allocation, SubTickPosesAllocateNothing) {
+  const Rig rig = fixture::make_rig();
+  Animator a = std::move(*Animator::create(&rig, 60));
+  size_t refused = 0;
+  fixture::start_counting_allocations();
+  for (int64_t tick = 0; tick < 600; ++tick) {
+    if (tick % 100 == 0) (void)a.play("Linear", tick);
+    if (tick % 100 == 30) (void)a.crossfade("Rotate", 0.5, tick);
+    if (tick % 100 == 50) (void)a.blend("Cubic", 0.4f, tick);
+    (void)a.advance(tick);
+    a.evaluate(tick);
+    for (const float f : {0.25f, 0.5f, 0.75f}) (void)a.evaluate(tick, f);
+    if (!a.evaluate(tick, 1.0f)) ++refused;
+  }
+  EXPECT_EQ(fixture::stop_counting_allocations(), 0);
+  EXPECT_EQ(refused, 600u);
+}
+
 }  // namespace
 }  // namespace animpack

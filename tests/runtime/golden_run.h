@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <utility>
 
 #include "animpack/animator.h"
@@ -21,12 +22,22 @@ inline constexpr uint64_t kGoldenHash = 0x6262d0aae939a225;
 
 using fixture::Fnv;
 
-inline uint64_t scripted_run() {
+// Sub-tick poses in the run (tests/runtime/subtick_test.cpp): after each tick's
+// evaluate(tick) (or evaluate(tick, 0.0f) with zero_fraction), the pose at tick +
+// fraction for each of `fractions`, its palettes hashed into *hash. The run's own hash
+// must not change with them.
+struct SubTicks {
+  std::span<const float> fractions;
+  uint64_t* hash = nullptr;
+  bool zero_fraction = false;
+};
+
+inline uint64_t scripted_run(const SubTicks& sub = {}) {
   const Rig rig = fixture::make_rig();
   Animator a = std::move(*Animator::create(&rig, 60));
   const uint16_t step = *rig.find_clip("Step"), linear = *rig.find_clip("Linear"),
                  cubic = *rig.find_clip("Cubic"), rotate = *rig.find_clip("Rotate");
-  Fnv fnv;
+  Fnv fnv, sub_fnv;
   LayerId base;
   for (int64_t tick = 0; tick < 400; ++tick) {
     PlayOptions o;
@@ -79,9 +90,18 @@ inline uint64_t scripted_run() {
       fnv.value(e.event);
       fnv.value(e.position);
     }
-    a.evaluate(tick);
+    if (sub.zero_fraction) {
+      (void)a.evaluate(tick, 0.0f);
+    } else {
+      a.evaluate(tick);
+    }
     for (const Mat4& m : a.palette()) fnv.bytes(m.m, sizeof m.m);
+    for (const float f : sub.fractions) {
+      (void)a.evaluate(tick, f);
+      for (const Mat4& m : a.palette()) sub_fnv.bytes(m.m, sizeof m.m);
+    }
   }
+  if (sub.hash != nullptr) *sub.hash = sub_fnv.h;
   return fnv.h;
 }
 

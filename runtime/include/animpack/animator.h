@@ -23,6 +23,9 @@
 //   runs to the end and back. set_speed rebases offset and base so time never jumps.
 // - Layer and mix blending lerps translation and scale and nlerps rotation (the shorter
 //   way); sampling inside a clip slerps as glTF asks.
+// - evaluate(tick, fraction) poses tick + fraction (fraction in [0, 1)) for a frame
+//   rendered between ticks: the same clocks and fades run on by the fraction; it advances
+//   nothing (docs/runtime.md "Sub-tick poses").
 // - advance(tick) returns every event whose mark play passed since the previous call, in
 //   order of mix, layer, then time. Loops fire each pass, ping-pong each pass in either
 //   direction, once only once; a layer started at `start` skips earlier marks but fires
@@ -237,6 +240,17 @@ class Animator {
 
   // Computes the pose at `tick` into locals(), globals() and palette().
   void evaluate(int64_t tick);
+  // Computes the pose at tick + fraction, for a game that renders faster than it ticks
+  // (a sub-tick pose; docs/runtime.md "Sub-tick poses"): every layer's clock runs on by
+  // fraction of a tick ((tick - base + fraction) * speed / rate, in double) and crossfade
+  // weights do too ((tick - fade start + fraction) / fade ticks); layer weights, masks
+  // and the mixes playing are those of the latest calls, as at `tick`. fraction 0 gives
+  // evaluate(tick)'s bits. It only poses: no events, no mixes retired, no root motion
+  // collected (that is advance()'s), nothing allocated; evaluate(tick + 1) afterwards
+  // gives the same bits as without it. fraction must be in [0, 1): NaN, a negative value
+  // or 1 and above is refused (kInvalidArgument, the pose left as it was), as is an
+  // animator without a rig.
+  Result<void> evaluate(int64_t tick, float fraction);
   std::span<const Trs> locals() const { return locals_; }
   std::span<const Mat4> globals() const { return globals_; }
   std::span<const Mat4> palette() const { return palette_; }
@@ -345,17 +359,24 @@ class Animator {
   Mix& push_mix(int64_t tick, int32_t fade_ticks);
   void set_synced_weights(Mix& mix, std::span<const float> weights);
   int lead_layer(const Mix& mix) const;
-  double clock(const Layer& layer, int64_t tick) const;
-  double unwrapped(const Layer& layer, int64_t tick) const;
+  // fraction: of a tick after `tick`, in [0, 1) (evaluate(tick, fraction)); 0 elsewhere.
+  double clock(const Layer& layer, int64_t tick, double fraction = 0.0) const;
+  double unwrapped(const Layer& layer, int64_t tick, double fraction = 0.0) const;
+  // mix_weight at tick + fraction.
+  float fade_weight(int mix, int64_t tick, double fraction) const;
+  // evaluate(tick) at tick + fraction (fraction checked by the caller).
+  void evaluate_at(int64_t tick, double fraction);
   double mapped(const Layer& layer, double u) const;
   // A clip's f32 time (mark or duration) as the double the layer's timing uses.
   double clip_seconds(float t) const;
-  void sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose, std::span<float> weights);
+  void sample_layer(Layer& layer, int64_t tick, std::span<Trs> pose, std::span<float> weights,
+                    double fraction = 0.0);
   void sample_layer_weights(Layer& layer, float t, std::span<float> weights);
   void sample_layer_masked(Layer& layer, float t, std::span<Trs> pose);
   bool keys_pose(uint16_t clip);
   bool sets_pose(const Layer& layer) const;
-  void mix_layer(Layer& layer, int64_t tick, std::span<Trs> pose, std::span<float> weights);
+  void mix_layer(Layer& layer, int64_t tick, std::span<Trs> pose, std::span<float> weights,
+                 double fraction);
   void collect_events(const Layer& layer, uint8_t mix, uint8_t layer_index, int64_t tick);
   void passed(Layer& layer, int64_t tick);
 

@@ -40,6 +40,9 @@ struct PosedObject {
 struct Posed {
   int64_t tick = 0;
   std::vector<PosedObject> objects;  // in pack object order
+  // The sub-tick fraction the poses show (ScenePlayer::evaluate_render): they are at
+  // tick + fraction; 0 for a tick's poses.
+  float fraction = 0.0f;
 };
 
 }  // namespace animpack

@@ -51,7 +51,8 @@
 // that is the tick being stepped, so a clip started there plays from that tick and its
 // marks at 0 fire on it; between steps (and inside Game::animated) it is the next tick to
 // be stepped. Poses, palette(), sprite_frame() and posed() show tick(), the latest tick
-// stepped (tick 0, no events, before the first step).
+// stepped (tick 0, no events, before the first step), or a pose between it and the next
+// after evaluate_render(fraction) (a frame rendered between ticks; see it).
 //
 // Errors. Refused calls (an unknown clip, a sprite asked to blend or crossfade, a bad
 // weight, speed, start or fade) return their Error and are also kept in
@@ -394,6 +395,27 @@ class ScenePlayer {
   // The runner step() uses, or null for the calling thread alone.
   JobRunner* job_runner() const { return jobs_; }
 
+  // ---------------------------------------------------------------- sub-tick poses
+
+  // Poses every animated object at tick() + fraction, for a game that renders faster
+  // than it ticks (fraction: the render alpha, how far the frame's time lies past the
+  // latest tick stepped, in ticks): each animator's evaluate(tick(), fraction)
+  // (Animator::evaluate: clocks and fades run on by the fraction, nothing advances), then
+  // the object's IK solvers on that pose, then its palette. palette(), posed(),
+  // world_bounds() and morph_weights() show that pose until the next step() or
+  // evaluate_render(); fraction 0 gives the tick's pose bit for bit. Sprites keep tick()'s
+  // frame (a flipbook steps by ticks), and transforms are the objects' own (the game
+  // places an object between ticks with set_transform(), as it moves it by root motion).
+  // The next step() goes on exactly as without it: no events, transitions or root motion
+  // come from it, and posed()'s previous palette after that step is tick()'s, not the
+  // render pose. Play calls made since the step act at play_tick() (the next tick) and so
+  // show in the render pose as they will at that tick; make them in Game::tick to keep the
+  // render between two ticks. kInvalidArgument for a fraction that is NaN or outside
+  // [0, 1) (nothing changes). Never allocates.
+  Result<void> evaluate_render(float fraction);
+  // The fraction the poses show: 0 after step(), else the latest evaluate_render()'s.
+  float render_fraction() const { return render_fraction_; }
+
   // ---------------------------------------------------------------- results
 
   // The object's joint palette (global x inverse bind) at tick(); empty for an object
@@ -495,6 +517,13 @@ class ScenePlayer {
   std::unique_ptr<ThreadPool> pool_;  // ScenePlayerOptions::threads > 1
   JobRunner* jobs_ = nullptr;         // step()'s runner; null: the calling thread
   int64_t evaluate_tick_ = 0;         // the tick evaluate_objects evaluates
+
+  // Sub-tick poses (evaluate_render): every animator's palette at tick_ (laid out as
+  // previous_), kept by the first evaluate_render after a step for the next step's
+  // previous palette.
+  std::vector<Mat4> tick_palettes_;
+  bool rendered_ = false;  // the animators hold a render pose (tick_palettes_ is tick_'s)
+  float render_fraction_ = 0.0f;
 };
 
 }  // namespace animpack
