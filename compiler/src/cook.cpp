@@ -430,7 +430,7 @@ class Cooker : public ClipSourceHost {
       if (!rebuild_rig(cooked, std::move(clips), "its lossy clips")) return;
       char text[200];
       std::snprintf(text, sizeof text,
-                    ": %zu clip%s lossy, %zu -> %zu keys, max error %.3g m <= %g m at %g m", lossy,
+                    ": %zu clip%s lossy, %zu -> %zu keys, max error %.9g m <= %g m at %g m", lossy,
                     lossy == 1 ? "" : "s", before, after, worst,
                     static_cast<double>(mesh.tolerance), static_cast<double>(mesh.distance));
       sink_.add({"W0235", Severity::kNote, file_, pos.line, pos.col, "mesh " + quote(mesh.name) + text});
