@@ -102,6 +102,25 @@ void model_matrices(const Skeleton& skeleton, std::span<const Channel> channels,
   }
 }
 
+// Joint j's local transform: its rest with the channels `on_joint` (indices into
+// channels) sampled at t, in the order model_matrices applies them.
+Trs joint_local(const Trs& rest, std::span<const Channel> channels,
+                std::span<const size_t> on_joint, float t) {
+  Trs local = rest;
+  for (const size_t c : on_joint) {
+    const Channel& ch = channels[c];
+    uint32_t cursor = 0;
+    const Vec4 v = sample(ch, t, &cursor);
+    switch (ch.property) {
+      case Property::kTranslation: local.translation = {v.x, v.y, v.z}; break;
+      case Property::kRotation: local.rotation = {v.x, v.y, v.z, v.w}; break;
+      case Property::kScale: local.scale = {v.x, v.y, v.z}; break;
+      case Property::kWeights: break;
+    }
+  }
+  return local;
+}
+
 uint64_t splitmix64(uint64_t* state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -130,6 +149,11 @@ class Measure {
   }
 
   const std::vector<float>& times() const { return times_; }
+  // The exact pose's matrices at times_[i] (cached), or nullptr when not cached.
+  const Affine* exact_at(size_t i) const {
+    if (cache_.empty()) return nullptr;
+    return cache_.data() + i * static_cast<size_t>(skeleton_.joint_count());
+  }
 
   // The error of `lossy` at times_[i]; stops early once it is over `limit`.
   double error_at(size_t i, std::span<const Channel> lossy, double limit) {
@@ -239,6 +263,73 @@ ReducedClip reduce_clip(const Skeleton& skeleton, const Clip& original, const Cl
   }
 
   const double quantised_error = measure.error_between(1, 0, work, HUGE_VAL);
+
+  // Incremental measuring (when the exact matrices are cached): the lossy matrices of the
+  // current keys at every time are kept too, and a candidate recomputes only the subtree of
+  // its channel's joint, with the very operations model_matrices does (the same bits).
+  const size_t joints = static_cast<size_t>(skeleton.joint_count());
+  const std::vector<float>& all_times = measure.times();
+  const bool incremental = measure.exact_at(0) != nullptr || all_times.empty();
+  std::vector<Affine> current;  // [time * joints + joint]
+  std::vector<std::vector<size_t>> on_joint(joints);
+  std::vector<Trs> locals;
+  std::vector<Affine> scratch;
+  if (incremental) {
+    current.resize(all_times.size() * joints);
+    for (size_t i = 0; i < all_times.size(); ++i) {
+      model_matrices(skeleton, work, all_times[i], locals, scratch);
+      std::copy(scratch.begin(), scratch.end(), current.begin() + static_cast<ptrdiff_t>(i * joints));
+    }
+    // The same order as model_matrices: a later channel on a joint overrides an earlier.
+    for (size_t c = 0; c < work.size(); ++c) {
+      if (work[c].property != Property::kWeights && work[c].joint < joints) on_joint[work[c].joint].push_back(c);
+    }
+  }
+  const std::span<const int16_t> parents = skeleton.parents();
+  const std::span<const Trs> rest = skeleton.rest_pose();
+  const Affine root = from_mat4(skeleton.root());
+  std::vector<size_t> subtree;
+  std::vector<uint8_t> in_subtree(joints, 0);
+  std::vector<Affine> candidate(joints);
+  // The subtree of joint j (ascending: parents first) into `subtree` / `in_subtree`.
+  const auto set_subtree = [&](size_t j) {
+    std::fill(in_subtree.begin(), in_subtree.end(), uint8_t{0});
+    subtree.clear();
+    in_subtree[j] = 1;
+    subtree.push_back(j);
+    for (size_t k = j + 1; k < joints; ++k) {
+      const int p = parents[k];
+      if (p >= 0 && in_subtree[static_cast<size_t>(p)]) {
+        in_subtree[k] = 1;
+        subtree.push_back(k);
+      }
+    }
+  };
+  // The subtree's matrices at time i with the working keys, into `candidate`; the largest
+  // error among them (stops once over limit).
+  const auto subtree_error = [&](size_t i, double limit) {
+    const Affine* exact = measure.exact_at(i);
+    const Affine* kept = current.data() + i * joints;
+    double worst = 0;
+    for (const size_t k : subtree) {
+      const Affine local = from_trs(joint_local(rest[k], work, on_joint[k], all_times[i]));
+      const int p = parents[k];
+      const Affine& parent = p < 0 ? root
+                             : in_subtree[static_cast<size_t>(p)] ? candidate[static_cast<size_t>(p)]
+                                                                  : kept[p];
+      candidate[k] = mul(parent, local);
+      worst = std::max(worst, vertex_error(exact[k], candidate[k], storage.distance));
+      if (worst > limit) break;
+    }
+    return worst;
+  };
+  const auto window = [&](float lo, float hi) {
+    const auto b = std::upper_bound(all_times.begin(), all_times.end(), lo);
+    const auto e = std::lower_bound(all_times.begin(), all_times.end(), hi);
+    return std::make_pair(static_cast<size_t>(b - all_times.begin()),
+                          static_cast<size_t>(std::max(b, e) - all_times.begin()));
+  };
+
   if (quantised_error <= tolerance) {
     std::vector<float> try_times, try_values;
     for (const double share : {0.5, 0.75, 1.0}) {
@@ -255,8 +346,22 @@ ReducedClip reduce_clip(const Skeleton& skeleton, const Clip& original, const Cl
                            try_values.begin() + static_cast<ptrdiff_t>((i + 1) * width));
           work[c].times = try_times;
           work[c].values = try_values;
-          const double e = measure.error_between(times[c][i - 1], times[c][i + 1], work, limit);
-          if (e <= limit) {
+          bool ok = true;
+          if (incremental) {
+            set_subtree(work[c].joint);
+            const auto [begin, end] = window(times[c][i - 1], times[c][i + 1]);
+            for (size_t t = begin; t < end && ok; ++t) ok = subtree_error(t, limit) <= limit;
+            if (ok) {
+              // Keep the subtree's new matrices at the window's times.
+              for (size_t t = begin; t < end; ++t) {
+                subtree_error(t, HUGE_VAL);
+                for (const size_t k : subtree) current[t * joints + k] = candidate[k];
+              }
+            }
+          } else {
+            ok = measure.error_between(times[c][i - 1], times[c][i + 1], work, limit) <= limit;
+          }
+          if (ok) {
             std::swap(times[c], try_times);
             std::swap(values[c], try_values);
           } else {
