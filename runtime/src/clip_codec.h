@@ -69,3 +69,35 @@ inline size_t bit_bytes(uint64_t count, int bits) {
 float progression_time(double t0, double dt, uint32_t k);
 
 }  // namespace animpack::clip_codec
+
+namespace animpack::clip_codec {
+
+// Lanes of a lossy channel's key (one code each): a rotation's value is a 3-bit header
+// (index, sign) and three lanes, every other group of `width` floats `width` lanes.
+// groups: 3 for cubic spline (in-tangent, value, out-tangent), else 1.
+inline size_t lossy_lanes(bool rotation, size_t width, size_t groups) {
+  if (!rotation) return width * groups;
+  return groups == 3 ? 4 + 3 + 4 : 3;
+}
+
+// Undoes the Planes codec: `raw` holds 4 * count bytes (four byte planes of count words);
+// word i is the bits of float i minus those of float i - stride (wrapping), the first
+// `stride` words the bits themselves.
+void planes_to_floats(const uint8_t* raw, size_t count, size_t stride, float* out);
+
+// Decodes a lossy channel's keys (`keys` keys, `groups` groups of `width` floats each) from
+// its bit stream into out (keys * groups * width floats). False where the stream's size,
+// a lane's width or a code's range is wrong (then *why names it).
+struct LossyChannel {
+  bool rotation = false;
+  size_t width = 0;
+  size_t groups = 1;
+  int grid_exponent = 0;  // of every lane but a rotation value's
+  int rotation_bits = 0;
+  std::span<const int32_t> lane_min;
+  std::span<const uint8_t> lane_bits;
+};
+bool decode_lossy(const LossyChannel& channel, std::span<const uint8_t> stream, size_t keys,
+                  float* out, const char** why);
+
+}  // namespace animpack::clip_codec
