@@ -18,6 +18,7 @@
 #include "animpack/compiler/clip_optimize.h"
 #include "animpack/compiler/cook.h"
 #include "animpack/compiler/pack_writer.h"
+#include "animpack/pack.h"
 
 namespace animpack {
 namespace {
@@ -158,10 +159,35 @@ TEST_F(LossyCook, EveryCorpusClipIsWithinTheBoundTheCookReported) {
   }
   EXPECT_GE(lossy_clips, 5u) << printed(lossy_sink);
   EXPECT_GE(exact_clips, 0u);
-  // The lossy pack opens and plays (the cooker's last check).
+  // The lossy pack opens and plays (the cooker's last check), and what it decodes is what
+  // was measured: the same storage and the same error against the exact clips.
   const std::vector<uint8_t> bytes = write_pack(lossy.pack);
   DiagnosticSink verify;
   EXPECT_TRUE(verify_pack(bytes, dir_ / "lossy.toml", verify)) << printed(verify);
+  Result<Pack> pack = Pack::from_bytes(bytes);
+  ASSERT_TRUE(pack) << pack.error().message();
+  ASSERT_EQ(static_cast<size_t>(pack->rig_count()), lossy.pack.rigs.size());
+  size_t smaller = 0;
+  for (size_t m = 0; m < lossy.pack.meshes.size(); ++m) {
+    const int r = lossy.pack.meshes[m].rig;
+    if (r < 0) continue;
+    const Rig& a = exact.pack.rigs[static_cast<size_t>(exact.pack.meshes[m].rig)].rig;
+    const Rig& opened = pack->rig(r);
+    const Rig& cooked = lossy.pack.rigs[static_cast<size_t>(r)].rig;
+    ASSERT_EQ(opened.clips().size(), cooked.clips().size());
+    for (size_t c = 0; c < opened.clips().size(); ++c) {
+      const ClipStorage& s = opened.clips()[c].storage();
+      const ClipStorage& t = cooked.clips()[c].storage();
+      EXPECT_EQ(s.compression, t.compression);
+      EXPECT_EQ(s.max_error, t.max_error);
+      EXPECT_TRUE(same_bits(opened.clips()[c], cooked.clips()[c])) << opened.clips()[c].name();
+      if (s.compression != ClipCompression::kLossy) continue;
+      EXPECT_LE(clip_error(a.skeleton(), a.clips()[c], opened.clips()[c], s.distance),
+                static_cast<double>(s.max_error));
+      smaller += key_count(opened.clips()[c]) < key_count(a.clips()[c]);
+    }
+  }
+  EXPECT_GE(smaller, 3u);
 }
 
 TEST_F(LossyCook, TwoCooksOfALossySceneWriteTheSameBytes) {
