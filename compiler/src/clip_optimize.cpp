@@ -86,10 +86,17 @@ void model_matrices(const Skeleton& skeleton, std::span<const Channel> channels,
     const Vec4 v = sample(ch, t, &cursor);
     Trs& local = locals[ch.joint];
     switch (ch.property) {
-      case Property::kTranslation: local.translation = {v.x, v.y, v.z}; break;
-      case Property::kRotation: local.rotation = {v.x, v.y, v.z, v.w}; break;
-      case Property::kScale: local.scale = {v.x, v.y, v.z}; break;
-      case Property::kWeights: break;
+      case Property::kTranslation:
+        local.translation = {v.x, v.y, v.z};
+        break;
+      case Property::kRotation:
+        local.rotation = {v.x, v.y, v.z, v.w};
+        break;
+      case Property::kScale:
+        local.scale = {v.x, v.y, v.z};
+        break;
+      case Property::kWeights:
+        break;
     }
   }
   const Affine root = from_mat4(skeleton.root());
@@ -112,10 +119,17 @@ Trs joint_local(const Trs& rest, std::span<const Channel> channels,
     uint32_t cursor = 0;
     const Vec4 v = sample(ch, t, &cursor);
     switch (ch.property) {
-      case Property::kTranslation: local.translation = {v.x, v.y, v.z}; break;
-      case Property::kRotation: local.rotation = {v.x, v.y, v.z, v.w}; break;
-      case Property::kScale: local.scale = {v.x, v.y, v.z}; break;
-      case Property::kWeights: break;
+      case Property::kTranslation:
+        local.translation = {v.x, v.y, v.z};
+        break;
+      case Property::kRotation:
+        local.rotation = {v.x, v.y, v.z, v.w};
+        break;
+      case Property::kScale:
+        local.scale = {v.x, v.y, v.z};
+        break;
+      case Property::kWeights:
+        break;
     }
   }
   return local;
@@ -143,7 +157,8 @@ class Measure {
       cache_.resize(times_.size() * joints);
       for (size_t i = 0; i < times_.size(); ++i) {
         model_matrices(skeleton_, exact_, times_[i], locals_, scratch_);
-        std::copy(scratch_.begin(), scratch_.end(), cache_.begin() + static_cast<ptrdiff_t>(i * joints));
+        std::copy(scratch_.begin(), scratch_.end(),
+                  cache_.begin() + static_cast<ptrdiff_t>(i * joints));
       }
     }
   }
@@ -178,8 +193,10 @@ class Measure {
   double error_between(float lo, float hi, std::span<const Channel> lossy, double limit) {
     size_t begin = 0, end = times_.size();
     if (lo <= hi) {
-      begin = static_cast<size_t>(std::upper_bound(times_.begin(), times_.end(), lo) - times_.begin());
-      end = static_cast<size_t>(std::lower_bound(times_.begin(), times_.end(), hi) - times_.begin());
+      begin =
+          static_cast<size_t>(std::upper_bound(times_.begin(), times_.end(), lo) - times_.begin());
+      end =
+          static_cast<size_t>(std::lower_bound(times_.begin(), times_.end(), hi) - times_.begin());
     }
     double worst = 0;
     for (size_t i = begin; i < end; ++i) {
@@ -200,15 +217,16 @@ class Measure {
 };
 
 bool reducible(const Channel& ch) {
-  return ch.property != Property::kWeights && (ch.interpolation == Interpolation::kLinear ||
-                                               ch.interpolation == Interpolation::kStep);
+  return ch.property != Property::kWeights &&
+         (ch.interpolation == Interpolation::kLinear || ch.interpolation == Interpolation::kStep);
 }
 
 }  // namespace
 
 std::vector<float> error_times(const Clip& clip, int random_times) {
   std::vector<float> times;
-  for (const Channel& ch : clip.channels()) times.insert(times.end(), ch.times.begin(), ch.times.end());
+  for (const Channel& ch : clip.channels())
+    times.insert(times.end(), ch.times.begin(), ch.times.end());
   const int n = std::clamp(random_times, 0, 100000);
   uint64_t state = kErrorTimesSeed;
   const double duration = clip.duration();
@@ -278,11 +296,13 @@ ReducedClip reduce_clip(const Skeleton& skeleton, const Clip& original, const Cl
     current.resize(all_times.size() * joints);
     for (size_t i = 0; i < all_times.size(); ++i) {
       model_matrices(skeleton, work, all_times[i], locals, scratch);
-      std::copy(scratch.begin(), scratch.end(), current.begin() + static_cast<ptrdiff_t>(i * joints));
+      std::copy(scratch.begin(), scratch.end(),
+                current.begin() + static_cast<ptrdiff_t>(i * joints));
     }
     // The same order as model_matrices: a later channel on a joint overrides an earlier.
     for (size_t c = 0; c < work.size(); ++c) {
-      if (work[c].property != Property::kWeights && work[c].joint < joints) on_joint[work[c].joint].push_back(c);
+      if (work[c].property != Property::kWeights && work[c].joint < joints)
+        on_joint[work[c].joint].push_back(c);
     }
   }
   const std::span<const int16_t> parents = skeleton.parents();
@@ -315,8 +335,9 @@ ReducedClip reduce_clip(const Skeleton& skeleton, const Clip& original, const Cl
       const Affine local = from_trs(joint_local(rest[k], work, on_joint[k], all_times[i]));
       const int p = parents[k];
       const Affine& parent = p < 0 ? root
-                             : in_subtree[static_cast<size_t>(p)] ? candidate[static_cast<size_t>(p)]
-                                                                  : kept[p];
+                             : in_subtree[static_cast<size_t>(p)]
+                                 ? candidate[static_cast<size_t>(p)]
+                                 : kept[p];
       candidate[k] = mul(parent, local);
       worst = std::max(worst, vertex_error(exact[k], candidate[k], storage.distance));
       if (worst > limit) break;

@@ -393,9 +393,9 @@ class Cooker : public ClipSourceHost {
       const auto it = meshes_.find(mesh.name);
       if (it == meshes_.end() || it->second.pack_rig < 0) continue;
       CookedRig& cooked = out_.pack.rigs[static_cast<size_t>(it->second.pack_rig)];
-      const SourcePos pos = mesh.compression_pos.known() ? mesh.compression_pos
+      const SourcePos pos = mesh.compression_pos.known()     ? mesh.compression_pos
                             : scene_.compression_pos.known() ? scene_.compression_pos
-                                                              : mesh.pos;
+                                                             : mesh.pos;
       ClipStorage storage;
       storage.compression = ClipCompression::kLossy;
       storage.tolerance = mesh.tolerance;
@@ -433,7 +433,8 @@ class Cooker : public ClipSourceHost {
                     ": %zu clip%s lossy, %zu -> %zu keys, max error %.9g m <= %g m at %g m", lossy,
                     lossy == 1 ? "" : "s", before, after, worst,
                     static_cast<double>(mesh.tolerance), static_cast<double>(mesh.distance));
-      sink_.add({"W0235", Severity::kNote, file_, pos.line, pos.col, "mesh " + quote(mesh.name) + text});
+      sink_.add(
+          {"W0235", Severity::kNote, file_, pos.line, pos.col, "mesh " + quote(mesh.name) + text});
     }
   }
 

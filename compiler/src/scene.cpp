@@ -333,9 +333,9 @@ class Reader {
             scene->objects.push_back(read_object(*table, pos));
           }
         }
-      } else if (read_compression_key(e, &scene->compression, &scene->tolerance,
-                                      &scene->distance, &scene->compression_pos,
-                                      &scene->tolerance_pos, &scene->distance_pos)) {
+      } else if (read_compression_key(e, &scene->compression, &scene->tolerance, &scene->distance,
+                                      &scene->compression_pos, &scene->tolerance_pos,
+                                      &scene->distance_pos)) {
         // Step 6: the meshes' defaults, applied below.
       } else {
         report("E0101", e.pos,

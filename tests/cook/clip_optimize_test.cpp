@@ -3,6 +3,8 @@
 // computed amount), the measuring times, and the key reducer (it keeps the bound, keeps
 // what it must keep, and gives the same keys on every run), on made clips and on every
 // clip of the corpus glTF files.
+#include "animpack/compiler/clip_optimize.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "animpack/compiler/clip_optimize.h"
 #include "animpack/compiler/gltf_reader.h"
 #include "animpack/compiler/import_gltf.h"
 
@@ -20,7 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-ClipStorage lossy(float tolerance = kDefaultLossyTolerance, float distance = kDefaultLossyDistance) {
+ClipStorage lossy(float tolerance = kDefaultLossyTolerance,
+                  float distance = kDefaultLossyDistance) {
   ClipStorage s;
   s.compression = ClipCompression::kLossy;
   s.tolerance = tolerance;
@@ -45,7 +47,8 @@ Skeleton chain(int count) {
 
 // A clip holding joint `joint`'s rotation at angle (radians) about z, at times 0 and 1.
 Clip rotation_clip(uint16_t joint, double angle) {
-  const float s = static_cast<float>(std::sin(angle / 2)), c = static_cast<float>(std::cos(angle / 2));
+  const float s = static_cast<float>(std::sin(angle / 2)),
+              c = static_cast<float>(std::cos(angle / 2));
   const float times[] = {0, 1};
   const float values[] = {0, 0, s, c, 0, 0, s, c};
   Clip clip("rotate");
@@ -126,15 +129,19 @@ Clip wavy_clip(Interpolation interpolation = Interpolation::kLinear) {
     rotation.clear();
     for (const float t : times) {
       const double a = 0.4 * std::sin(3.0 * t + j) + 0.05 * std::sin(17.0 * t);
-      const float v[] = {0, 0, static_cast<float>(std::sin(a / 2)), static_cast<float>(std::cos(a / 2))};
-      if (interpolation == Interpolation::kCubicSpline) rotation.insert(rotation.end(), {0, 0, 0, 0});
+      const float v[] = {0, 0, static_cast<float>(std::sin(a / 2)),
+                         static_cast<float>(std::cos(a / 2))};
+      if (interpolation == Interpolation::kCubicSpline)
+        rotation.insert(rotation.end(), {0, 0, 0, 0});
       rotation.insert(rotation.end(), v, v + 4);
-      if (interpolation == Interpolation::kCubicSpline) rotation.insert(rotation.end(), {0, 0, 0, 0});
+      if (interpolation == Interpolation::kCubicSpline)
+        rotation.insert(rotation.end(), {0, 0, 0, 0});
     }
     clip.add_channel(j, Property::kRotation, interpolation, times, rotation);
   }
   for (const float t : times) {
-    translation.insert(translation.end(), {0.3f * t, 0.1f * static_cast<float>(std::sin(5.0 * t)), 0});
+    translation.insert(translation.end(),
+                       {0.3f * t, 0.1f * static_cast<float>(std::sin(5.0 * t)), 0});
   }
   clip.add_channel(0, Property::kTranslation, Interpolation::kLinear, times, translation);
   clip.add_event("step", 0.5f);
@@ -266,10 +273,13 @@ TEST(ReduceClip, EveryCorpusClipStaysWithinTheBoundItReports) {
       const ReducedClip r = reduce_clip(rig.skeleton(), clip, clip.copy(), lossy());
       ASSERT_TRUE(r.within) << file << " " << clip.name();
       std::vector<uint16_t> widths;
-      for (const MorphSet& set : rig.morph_sets()) widths.push_back(static_cast<uint16_t>(set.size()));
-      ASSERT_TRUE(r.clip.validate(rig.skeleton().joint_count(), widths)) << file << " " << clip.name();
+      for (const MorphSet& set : rig.morph_sets())
+        widths.push_back(static_cast<uint16_t>(set.size()));
+      ASSERT_TRUE(r.clip.validate(rig.skeleton().joint_count(), widths))
+          << file << " " << clip.name();
       const double measured = clip_error(rig.skeleton(), clip, r.clip, kDefaultLossyDistance);
-      EXPECT_LE(measured, static_cast<double>(r.clip.storage().max_error)) << file << " " << clip.name();
+      EXPECT_LE(measured, static_cast<double>(r.clip.storage().max_error))
+          << file << " " << clip.name();
       EXPECT_LE(r.clip.storage().max_error, kDefaultLossyTolerance) << file << " " << clip.name();
       EXPECT_LE(r.keys_after, r.keys_before);
       ++clips;

@@ -49,9 +49,9 @@ const Model kModels[] = {
 class LossyCook : public testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("animpack_lossy_cook_" + std::to_string(::getpid()) + "_" +
-            testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ =
+        fs::temp_directory_path() / ("animpack_lossy_cook_" + std::to_string(::getpid()) + "_" +
+                                     testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     for (const Model& m : kModels) {
@@ -147,7 +147,8 @@ TEST_F(LossyCook, EveryCorpusClipIsWithinTheBoundTheCookReported) {
         continue;
       }
       ++notes;
-      EXPECT_NE(d.message.find(std::to_string(mesh_lossy) + " clip"), std::string::npos) << d.message;
+      EXPECT_NE(d.message.find(std::to_string(mesh_lossy) + " clip"), std::string::npos)
+          << d.message;
       EXPECT_NE(d.message.find(std::to_string(before) + " -> " + std::to_string(after) + " keys"),
                 std::string::npos)
           << d.message;

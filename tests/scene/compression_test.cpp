@@ -88,8 +88,8 @@ TEST(SceneCompression, ACompressionThatIsNotAStringIsE0102) {
 
 TEST(SceneCompression, ToleranceOutOfItsBoundsIsE0182AtTheKey) {
   for (const char* value : {"0", "-0.001", "0.0000001", "1.5", "1e30"}) {
-    const Read r = read("[[mesh]]\nname = \"m\"\nfile = \"m.glb\"\ntolerance = " +
-                        std::string(value) + "\n");
+    const Read r =
+        read("[[mesh]]\nname = \"m\"\nfile = \"m.glb\"\ntolerance = " + std::string(value) + "\n");
     expect_one(r, "E0182", 4, 1, "`tolerance` is");
     EXPECT_EQ(r.scene.meshes[0].tolerance, 0.001f) << value;
   }
