@@ -352,25 +352,36 @@ ReducedClip reduce_clip(const Skeleton& skeleton, const Clip& original, const Cl
   };
 
   if (quantised_error <= tolerance) {
-    std::vector<float> try_times, try_values;
+    // A candidate is the channel without key i: between its kept neighbours p and i + 1
+    // (the only times it is measured at) sampling it is sampling the two-key channel
+    // {p, i + 1}, so that is what `work` holds while key i is tried: each try costs the
+    // window's times, not the channel's length. Keys are dropped from the arrays once a
+    // channel's pass is done.
+    std::vector<float> pair_times(2), pair_values;
+    std::vector<uint8_t> keep;
     for (const double share : {0.5, 0.75, 1.0}) {
       const double limit = tolerance * share;
       for (size_t c = 0; c < work.size(); ++c) {
         if (!reducible(work[c])) continue;
         const size_t width = static_cast<size_t>(channel_width(work[c]));
-        size_t i = 1;
-        while (i + 1 < times[c].size()) {
-          try_times.assign(times[c].begin(), times[c].end());
-          try_times.erase(try_times.begin() + static_cast<ptrdiff_t>(i));
-          try_values.assign(values[c].begin(), values[c].end());
-          try_values.erase(try_values.begin() + static_cast<ptrdiff_t>(i * width),
-                           try_values.begin() + static_cast<ptrdiff_t>((i + 1) * width));
-          work[c].times = try_times;
-          work[c].values = try_values;
+        const size_t n = times[c].size();
+        if (n < 3) continue;
+        keep.assign(n, 1);
+        pair_values.resize(2 * width);
+        size_t p = 0;  // the last kept key before i
+        for (size_t i = 1; i + 1 < n; ++i) {
+          pair_times[0] = times[c][p];
+          pair_times[1] = times[c][i + 1];
+          std::copy_n(values[c].begin() + static_cast<ptrdiff_t>(p * width), width,
+                      pair_values.begin());
+          std::copy_n(values[c].begin() + static_cast<ptrdiff_t>((i + 1) * width), width,
+                      pair_values.begin() + static_cast<ptrdiff_t>(width));
+          work[c].times = pair_times;
+          work[c].values = pair_values;
           bool ok = true;
           if (incremental) {
             set_subtree(work[c].joint);
-            const auto [begin, end] = window(times[c][i - 1], times[c][i + 1]);
+            const auto [begin, end] = window(pair_times[0], pair_times[1]);
             for (size_t t = begin; t < end && ok; ++t) ok = subtree_error(t, limit) <= limit;
             if (ok) {
               // Keep the subtree's new matrices at the window's times.
@@ -380,17 +391,26 @@ ReducedClip reduce_clip(const Skeleton& skeleton, const Clip& original, const Cl
               }
             }
           } else {
-            ok = measure.error_between(times[c][i - 1], times[c][i + 1], work, limit) <= limit;
+            ok = measure.error_between(pair_times[0], pair_times[1], work, limit) <= limit;
           }
           if (ok) {
-            std::swap(times[c], try_times);
-            std::swap(values[c], try_values);
+            keep[i] = 0;
           } else {
-            ++i;
+            p = i;
           }
-          work[c].times = times[c];
-          work[c].values = values[c];
         }
+        size_t kept = 0;
+        for (size_t i = 0; i < n; ++i) {
+          if (!keep[i]) continue;
+          times[c][kept] = times[c][i];
+          std::copy_n(values[c].begin() + static_cast<ptrdiff_t>(i * width), width,
+                      values[c].begin() + static_cast<ptrdiff_t>(kept * width));
+          ++kept;
+        }
+        times[c].resize(kept);
+        values[c].resize(kept * width);
+        work[c].times = times[c];
+        work[c].values = values[c];
       }
     }
     out.within = true;
