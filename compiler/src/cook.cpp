@@ -11,6 +11,8 @@
 #include <unordered_map>
 
 #include "animpack/compiler/atlas_import.h"
+#include "animpack/compiler/clip_optimize.h"
+#include "animpack/compiler/clip_quantize.h"
 #include "animpack/compiler/clip_sources.h"
 #include "animpack/compiler/gltf_reader.h"
 #include "animpack/compiler/import_assimp.h"
@@ -83,6 +85,7 @@ class Cooker : public ClipSourceHost {
     for (const SceneMesh& mesh : scene_.meshes) add_mesh(mesh);
     for (const SceneObject& object : scene_.objects) cook_object(object);
     finish_rigs();
+    compress_clips();
     bake_root_tracks();
     check_root_motion_and_ik();
     for (CookedMesh& m : out_.pack.meshes)
@@ -373,6 +376,66 @@ class Cooker : public ClipSourceHost {
     }
     cooked.rig = std::move(*rig);
     return true;
+  }
+
+  // Step 6: the clips of each lossy mesh's rig (`compression = "lossy"`) quantised as the
+  // pack will store them and reduced within the mesh's tolerance (clip_optimize.h), each
+  // with its ClipStorage {kLossy, tolerance, distance, max_error}; additive clips stay
+  // exact (their keys are differences, not poses). A clip whose quantised keys alone are
+  // over the tolerance stays exact (W0235). One note per lossy mesh reports the bound kept.
+  // Runs after the events and additive clips are in, before root motion is baked from them.
+  void compress_clips() {
+    if (sink_.has_errors()) return;
+    for (const SceneMesh& mesh : scene_.meshes) {
+      if (mesh.compression != ClipCompression::kLossy || &mesh != find_mesh(scene_, mesh.name)) {
+        continue;
+      }
+      const auto it = meshes_.find(mesh.name);
+      if (it == meshes_.end() || it->second.pack_rig < 0) continue;
+      CookedRig& cooked = out_.pack.rigs[static_cast<size_t>(it->second.pack_rig)];
+      const SourcePos pos = mesh.compression_pos.known()     ? mesh.compression_pos
+                            : scene_.compression_pos.known() ? scene_.compression_pos
+                                                             : mesh.pos;
+      ClipStorage storage;
+      storage.compression = ClipCompression::kLossy;
+      storage.tolerance = mesh.tolerance;
+      storage.distance = mesh.distance;
+      std::vector<Clip> clips;
+      size_t lossy = 0, before = 0, after = 0;
+      double worst = 0;
+      for (const Clip& clip : cooked.rig.clips()) {
+        if (clip.additive() != AdditiveReference::kNone) {
+          clips.push_back(clip.copy());
+          continue;
+        }
+        const Clip quantised = quantize_lossy(clip, storage);
+        ReducedClip reduced = reduce_clip(cooked.rig.skeleton(), clip, quantised, storage);
+        if (!reduced.within) {
+          char text[160];
+          std::snprintf(text, sizeof text,
+                        "'s clip %s: its quantised keys are %.3g m off at %g m, over the "
+                        "tolerance %g m; the clip is kept exact",
+                        quote(clip.name()).c_str(), reduced.max_error,
+                        static_cast<double>(mesh.distance), static_cast<double>(mesh.tolerance));
+          at("W0235", pos, "mesh " + quote(mesh.name) + text);
+          clips.push_back(clip.copy());
+          continue;
+        }
+        ++lossy;
+        before += reduced.keys_before;
+        after += reduced.keys_after;
+        worst = std::max(worst, static_cast<double>(reduced.clip.storage().max_error));
+        clips.push_back(std::move(reduced.clip));
+      }
+      if (!rebuild_rig(cooked, std::move(clips), "its lossy clips")) return;
+      char text[200];
+      std::snprintf(text, sizeof text,
+                    ": %zu clip%s lossy, %zu -> %zu keys, max error %.9g m <= %g m at %g m", lossy,
+                    lossy == 1 ? "" : "s", before, after, worst,
+                    static_cast<double>(mesh.tolerance), static_cast<double>(mesh.distance));
+      sink_.add(
+          {"W0235", Severity::kNote, file_, pos.line, pos.col, "mesh " + quote(mesh.name) + text});
+    }
   }
 
   // The clip a skeletal event is on (E0203 when the rig has none), or nothing when the

@@ -20,6 +20,7 @@
 
 #include "animpack/pack.h"
 #include "animpack/schema/pack_generated.h"
+#include "clip_encode.h"
 
 namespace animpack {
 namespace fb = animpack::schema;
@@ -306,15 +307,34 @@ flatbuffers::Offset<fb::Rig> write_rig(Builder& b, Shared& shared, const CookedR
   std::vector<flatbuffers::Offset<fb::Clip>> clips;
   for (size_t c = 0; c < in.rig.clips().size(); ++c) {
     const Clip& clip = in.rig.clips()[c];
+    // Version 6 keys (docs/pack-format.md, "Clip keys"): one time track per distinct times
+    // array (channels sharing one glTF input accessor name one track), values exact through
+    // the smaller of Raw and Planes, or quantised for a lossy clip.
+    const clip_encode::EncodedClip keys = clip_encode::encode_clip(clip);
+    std::vector<flatbuffers::Offset<fb::TimeTrack>> tracks;
+    for (const clip_encode::Track& t : keys.tracks) {
+      const auto times = t.progression ? flatbuffers::Offset<flatbuffers::Vector<float>>()
+                                       : shared.vector(std::span<const float>(t.times));
+      tracks.push_back(fb::CreateTimeTrack(b, t.count, t.start, t.step, times));
+    }
     std::vector<flatbuffers::Offset<fb::Channel>> channels;
-    for (const Channel& ch : clip.channels()) {
-      // Channels sharing one glTF input accessor share one times vector.
-      const auto times = shared.vector(ch.times);
-      const auto values = shared.vector(ch.values);
+    for (size_t k = 0; k < clip.channels().size(); ++k) {
+      const Channel& ch = clip.channels()[k];
+      const clip_encode::EncodedChannel& e = keys.channels[k];
       const uint16_t width = ch.property == Property::kWeights ? ch.width : 0;
-      channels.push_back(fb::CreateChannel(b, ch.joint, static_cast<fb::Property>(ch.property),
-                                           static_cast<fb::Interpolation>(ch.interpolation), times,
-                                           values, width));
+      const auto opt = [&](const auto& v) {
+        using T = typename std::decay_t<decltype(v)>::value_type;
+        return v.empty() ? flatbuffers::Offset<flatbuffers::Vector<T>>()
+                         : shared.vector(std::span<const T>(v));
+      };
+      const auto key_indices = opt(e.keys);
+      const auto data = shared.vector(std::span<const uint8_t>(e.data));
+      const auto lane_min = opt(e.lane_min);
+      const auto lane_bits = opt(e.lane_bits);
+      channels.push_back(fb::CreateChannel(
+          b, ch.joint, static_cast<fb::Property>(ch.property),
+          static_cast<fb::Interpolation>(ch.interpolation), 0, 0, width, e.track, e.key_bits,
+          e.key_count, key_indices, static_cast<fb::KeyCodec>(e.codec), data, lane_min, lane_bits));
     }
     std::vector<flatbuffers::Offset<fb::ClipEvent>> events;
     for (const ClipEvent& e : clip.events()) {
@@ -324,8 +344,18 @@ flatbuffers::Offset<fb::Rig> write_rig(Builder& b, Shared& shared, const CookedR
     const auto ch = b.CreateVector(channels);
     const auto ev = b.CreateVector(events);
     const int source = c < in.clip_source_animations.size() ? in.clip_source_animations[c] : -1;
+    const auto tr = b.CreateVector(tracks);
+    const ClipStorage& st = clip.storage();
+    const bool lossy = st.compression == ClipCompression::kLossy;
+    const auto& pr = keys.precision;
     clips.push_back(fb::CreateClip(b, name, clip.duration(), ch, ev, source,
-                                   static_cast<fb::AdditiveReference>(clip.additive())));
+                                   static_cast<fb::AdditiveReference>(clip.additive()), tr,
+                                   lossy ? 1 : 0, lossy ? st.tolerance : 0.0f,
+                                   lossy ? st.distance : 0.0f, lossy ? st.max_error : 0.0f,
+                                   static_cast<int8_t>(lossy ? pr.translation_exponent : 0),
+                                   static_cast<uint8_t>(lossy ? pr.rotation_bits : 0),
+                                   static_cast<int8_t>(lossy ? pr.scale_exponent : 0),
+                                   static_cast<int8_t>(lossy ? pr.weights_exponent : 0)));
   }
   const auto morph_sets = write_morph_sets(b, shared, in);
   const auto j = b.CreateVector(joints);

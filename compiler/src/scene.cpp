@@ -333,12 +333,22 @@ class Reader {
             scene->objects.push_back(read_object(*table, pos));
           }
         }
+      } else if (read_compression_key(e, &scene->compression, &scene->tolerance, &scene->distance,
+                                      &scene->compression_pos, &scene->tolerance_pos,
+                                      &scene->distance_pos)) {
+        // Step 6: the meshes' defaults, applied below.
       } else {
         report("E0101", e.pos,
                "unknown key " + ticked(e.key) + " at the top level (it takes `format`, " +
-                   "[[mesh]] and [[object]])" +
-                   did_you_mean(closest(e.key, {"format", "mesh", "object"})));
+                   "`compression`, `tolerance`, `distance`, [[mesh]] and [[object]])" +
+                   did_you_mean(closest(e.key, {"format", "compression", "tolerance", "distance",
+                                                "mesh", "object"})));
       }
+    }
+    for (SceneMesh& mesh : scene->meshes) {
+      if (!mesh.compression_pos.known()) mesh.compression = scene->compression;
+      if (!mesh.tolerance_pos.known()) mesh.tolerance = scene->tolerance;
+      if (!mesh.distance_pos.known()) mesh.distance = scene->distance;
     }
     check_names(*scene);
   }
@@ -772,6 +782,54 @@ class Reader {
     }
   }
 
+  // Step 6. `compression` ("exact" or "lossy", E0181), `tolerance` and `distance` (metres,
+  // within kMin/kMaxLossyTolerance and kMin/kMaxLossyDistance, E0182), at the top level or
+  // in a [[mesh]]. False when e is none of them.
+  bool read_compression_key(const Entry& e, ClipCompression* compression, float* tolerance,
+                            float* distance, SourcePos* compression_pos, SourcePos* tolerance_pos,
+                            SourcePos* distance_pos) {
+    if (e.key == "compression") {
+      *compression_pos = e.pos;
+      std::string text;
+      if (!get_string(*e.node, "`compression`", e.pos, &text, false)) return true;
+      if (text == "exact") {
+        *compression = ClipCompression::kExact;
+      } else if (text == "lossy") {
+        *compression = ClipCompression::kLossy;
+      } else {
+        report("E0181", e.pos,
+               "`compression` is " + ticked(text) +
+                   "; it takes \"exact\" (every key as the file gives it, the default) or "
+                   "\"lossy\" (fewer, quantised keys within `tolerance` at `distance`)" +
+                   did_you_mean(closest(text, {"exact", "lossy"})));
+      }
+      return true;
+    }
+    if (e.key != "tolerance" && e.key != "distance") return false;
+    const bool is_tolerance = e.key == "tolerance";
+    (is_tolerance ? *tolerance_pos : *distance_pos) = e.pos;
+    float value = 0;
+    if (!get_float(*e.node, is_tolerance ? "`tolerance`" : "`distance`", e.pos, &value)) {
+      return true;
+    }
+    const float lo = is_tolerance ? kMinLossyTolerance : kMinLossyDistance;
+    const float hi = is_tolerance ? kMaxLossyTolerance : kMaxLossyDistance;
+    if (!(value >= lo && value <= hi)) {
+      std::ostringstream text;
+      text << ticked(e.key) << " is " << value << " m; it must be from " << lo << " to " << hi
+           << " m ("
+           << (is_tolerance ? "the largest error a lossy clip may have at a joint's virtual "
+                              "vertices; default 0.001"
+                            : "how far from each joint the virtual vertices the error is "
+                              "measured at lie; default 0.1")
+           << ")";
+      report("E0182", e.pos, text.str());
+      return true;
+    }
+    (is_tolerance ? *tolerance : *distance) = value;
+    return true;
+  }
+
   SceneMesh read_mesh(const toml::table& table, SourcePos pos) {
     SceneMesh mesh;
     mesh.pos = pos;
@@ -816,13 +874,17 @@ class Reader {
       } else if (e.key == "humanoid") {
         mesh.humanoid_pos = e.pos;
         read_humanoid(*e.node, e.pos, &mesh.humanoid);
+      } else if (read_compression_key(e, &mesh.compression, &mesh.tolerance, &mesh.distance,
+                                      &mesh.compression_pos, &mesh.tolerance_pos,
+                                      &mesh.distance_pos)) {
+        // Step 6: read.
       } else {
-        unknown_key(
-            e,
-            "[[mesh]] (it takes `name`, `file`, `events`, `up`, `forward`, `clips`, "
-            "`max_influences` and `humanoid`)",
-            {"name", "file", "events", "up", "forward", "clips", "max_influences", "humanoid"},
-            &misspelt);
+        unknown_key(e,
+                    "[[mesh]] (it takes `name`, `file`, `events`, `up`, `forward`, `clips`, "
+                    "`max_influences`, `humanoid`, `compression`, `tolerance` and `distance`)",
+                    {"name", "file", "events", "up", "forward", "clips", "max_influences",
+                     "humanoid", "compression", "tolerance", "distance"},
+                    &misspelt);
       }
     }
     // The axes must be perpendicular (a default one counts as given).

@@ -15,13 +15,16 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <memory>
+#include <tuple>
 #include <unordered_map>
 
 // The verifier records the furthest byte it checked: the pack's end (trailing bytes refused).
 // Only this file verifies packs, and the macro changes no layout, only inline bodies.
 #define FLATBUFFERS_TRACK_VERIFIER_BUFFER_SIZE 1
 #include "animpack/schema/pack_generated.h"
+#include "clip_codec.h"
 
 #if !FLATBUFFERS_LITTLEENDIAN
 #error "animpack reads pack data in place and needs a little-endian target"
@@ -53,6 +56,14 @@ struct Pack::Decoded {
   std::vector<Slot> slots;
   std::unordered_map<const uint8_t*, uint32_t> slot_of;  // blob data -> slots index
   std::vector<uint8_t> part_checked;                     // part streams passed their range checks
+  // Version 6: every clip's decoded key times and values (the clips' channels view them).
+  std::vector<std::unique_ptr<float[]>> clip_keys;
+  uint64_t clip_key_floats = 0;  // against kMaxClipKeyFloats
+  // Values decoded once per stored vector (and the lanes and grid that read it): channels
+  // the writer stored once share one decoded copy.
+  std::map<std::tuple<const void*, const void*, const void*, uint64_t, uint64_t, int, int>,
+           const float*>
+      clip_values;
 };
 
 namespace {
@@ -234,6 +245,231 @@ struct Budget {
     return used <= limit;
   }
 };
+
+// Version 6 clip keys (docs/pack-format.md, "Clip keys"), decoded into `keys` (at most
+// kMaxClipKeyFloats floats over the pack, counted in *floats before each allocation).
+struct ClipKeyStore {
+  std::vector<std::unique_ptr<float[]>>* keys = nullptr;
+  uint64_t* floats = nullptr;
+  std::map<std::tuple<const void*, const void*, const void*, uint64_t, uint64_t, int, int>,
+           const float*>* values = nullptr;
+  float* allocate(uint64_t n) {
+    if (n == 0 || n > kMaxClipKeyFloats - *floats) return nullptr;
+    *floats += n;
+    keys->push_back(std::make_unique<float[]>(static_cast<size_t>(n)));
+    return keys->back().get();
+  }
+};
+
+bool has_v6_fields(const fb::Channel& ch) {
+  return ch.track() != 0 || ch.key_bits() != 0 || ch.key_count() != 0 || ch.keys() ||
+         ch.codec() != fb::KeyCodec::Raw || ch.data() || ch.lane_min() || ch.lane_bits();
+}
+
+bool has_v6_fields(const fb::Clip& c) {
+  return c.tracks() || c.compression() != 0 || c.tolerance() != 0 || c.distance() != 0 ||
+         c.max_error() != 0 || c.translation_exponent() != 0 || c.rotation_bits() != 0 ||
+         c.scale_exponent() != 0 || c.weights_exponent() != 0;
+}
+
+// The clip's tracks, decoded (spans into `store`), and their stored bytes.
+Result<void> read_tracks(const fb::Clip& in, flatbuffers::uoffset_t r, flatbuffers::uoffset_t c,
+                         ClipKeyStore* store, std::vector<std::span<const float>>* tracks,
+                         uint64_t* stored) {
+  const auto* tin = in.tracks();
+  if (!tin) return {};
+  for (flatbuffers::uoffset_t t = 0; t < tin->size(); ++t) {
+    const fb::TimeTrack* track = tin->Get(t);
+    const uint32_t n = track->count();
+    if (n == 0) return bad("rig %u clip %u time track %u has no times", r, c, t);
+    const auto* times = track->times();
+    if (times && times->size() != n)
+      return bad("rig %u clip %u time track %u: %u times for a count of %u", r, c, t, times->size(),
+                 n);
+    if (!times && (!std::isfinite(track->start()) || !std::isfinite(track->step())))
+      return bad("rig %u clip %u time track %u: a progression not finite", r, c, t);
+    float* out = store->allocate(n);
+    if (!out)
+      return bad("rig %u clip %u time track %u: %u times, over the pack's %llu key floats", r, c, t,
+                 n, static_cast<unsigned long long>(kMaxClipKeyFloats));
+    if (times) {
+      std::memcpy(out, times->data(), size_t{n} * sizeof(float));
+      *stored += uint64_t{n} * 4;
+    } else {
+      for (uint32_t k = 0; k < n; ++k)
+        out[k] = clip_codec::progression_time(track->start(), track->step(), k);
+      *stored += 16;
+    }
+    tracks->push_back({out, n});
+  }
+  return {};
+}
+
+// One version 6 channel's keys: times from its track, values decoded.
+Result<void> read_v6_channel(const fb::Channel& ch, const fb::Clip& clip, flatbuffers::uoffset_t r,
+                             flatbuffers::uoffset_t c, flatbuffers::uoffset_t k,
+                             std::span<const std::span<const float>> tracks, ClipKeyStore* store,
+                             Channel* out, uint64_t* stored) {
+  if (ch.times() || ch.values())
+    return bad("rig %u clip %u channel %u: float keys and format 6 keys both", r, c, k);
+  if (!ch.data()) return bad("rig %u clip %u channel %u has no keys", r, c, k);
+  if (ch.track() >= tracks.size())
+    return bad("rig %u clip %u channel %u: time track %u of %zu", r, c, k, ch.track(),
+               tracks.size());
+  const std::span<const float> track = tracks[ch.track()];
+  // Times: the whole track, or key_count of its times by index (ascending).
+  if (ch.key_bits() == 0) {
+    if (ch.key_count() != 0 || ch.keys())
+      return bad("rig %u clip %u channel %u: key indices without a width", r, c, k);
+    out->times = track;
+  } else {
+    const int bits = ch.key_bits();
+    const uint32_t n = ch.key_count();
+    const auto* keys = ch.keys();
+    if (bits > 32 || n == 0 || !keys || keys->size() != clip_codec::bit_bytes(n, bits))
+      return bad(
+          "rig %u clip %u channel %u: key indices (%u of %d bits) do not match their %u "
+          "bytes",
+          r, c, k, n, bits, keys ? keys->size() : 0u);
+    float* times = store->allocate(n);
+    if (!times)
+      return bad("rig %u clip %u channel %u: %u keys, over the pack's %llu key floats", r, c, k, n,
+                 static_cast<unsigned long long>(kMaxClipKeyFloats));
+    clip_codec::BitReader in({keys->data(), keys->size()});
+    int64_t previous = -1;
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t index = 0;
+      in.read(bits, &index);  // the size matches: every read succeeds
+      if (index >= track.size() || int64_t{index} <= previous)
+        return bad("rig %u clip %u channel %u key %u: track index %u (track of %zu, after %lld)", r,
+                   c, k, i, index, track.size(), static_cast<long long>(previous));
+      previous = index;
+      times[i] = track[index];
+    }
+    out->times = {times, n};
+    *stored += keys->size();
+  }
+  // Values: key count x groups x width floats.
+  const size_t keys = out->times.size();
+  const uint64_t width = static_cast<uint64_t>(channel_width(*out));
+  const uint64_t groups = out->interpolation == Interpolation::kCubicSpline ? 3 : 1;
+  const uint64_t n = uint64_t{keys} * groups * width;
+  const auto* data = ch.data();
+  const bool lossy = clip.compression() == 1;
+  const bool lanes = ch.lane_min() || ch.lane_bits();
+  int grid = 0;
+  switch (out->property) {
+    case Property::kTranslation:
+      grid = clip.translation_exponent();
+      break;
+    case Property::kRotation:
+      grid = -int{clip.rotation_bits()};
+      break;
+    case Property::kScale:
+      grid = clip.scale_exponent();
+      break;
+    case Property::kWeights:
+      grid = clip.weights_exponent();
+      break;
+  }
+  const auto cache_key = std::make_tuple(
+      static_cast<const void*>(data), static_cast<const void*>(ch.lane_min()),
+      static_cast<const void*>(ch.lane_bits()), n, groups * width,
+      static_cast<int>(ch.codec()) | (static_cast<int>(out->property) << 8) | (lossy ? 1 << 16 : 0),
+      grid);
+  if (const auto hit = store->values->find(cache_key); hit != store->values->end()) {
+    out->values = {hit->second, static_cast<size_t>(n)};
+    return {};
+  }
+  float* values = store->allocate(n);
+  if (!values)
+    return bad("rig %u clip %u channel %u: %llu values, none or over the pack's %llu key floats", r,
+               c, k, static_cast<unsigned long long>(n),
+               static_cast<unsigned long long>(kMaxClipKeyFloats));
+  switch (ch.codec()) {
+    case fb::KeyCodec::Raw:
+    case fb::KeyCodec::Planes: {
+      if (lossy || lanes)
+        return bad("rig %u clip %u channel %u: exact keys in a lossy clip, or lanes", r, c, k);
+      if (ch.codec() == fb::KeyCodec::Raw) {
+        if (data->size() != n * 4)
+          return bad("rig %u clip %u channel %u: %u value bytes for %llu floats", r, c, k,
+                     data->size(), static_cast<unsigned long long>(n));
+        std::memcpy(values, data->data(), static_cast<size_t>(n) * 4);
+      } else {
+        // LZ4 into the planes, then undone in place (the floats' own memory is the
+        // destination: no second buffer of the decoded size).
+        std::unique_ptr<uint8_t[]> raw(new (std::nothrow) uint8_t[static_cast<size_t>(n) * 4]);
+        if (!raw) return bad("rig %u clip %u channel %u: out of memory", r, c, k);
+        const int got = LZ4_decompress_safe(
+            reinterpret_cast<const char*>(data->data()), reinterpret_cast<char*>(raw.get()),
+            static_cast<int>(data->size()), static_cast<int>(n * 4));
+        if (got < 0 || static_cast<uint64_t>(got) != n * 4)
+          return bad("rig %u clip %u channel %u: value planes do not decode to %llu floats", r, c,
+                     k, static_cast<unsigned long long>(n));
+        clip_codec::planes_to_floats(raw.get(), static_cast<size_t>(n),
+                                     static_cast<size_t>(groups * width), values);
+      }
+      *stored += data->size();
+      break;
+    }
+    case fb::KeyCodec::Lossy: {
+      if (!lossy) return bad("rig %u clip %u channel %u: lossy keys in an exact clip", r, c, k);
+      if (!ch.lane_min() || !ch.lane_bits())
+        return bad("rig %u clip %u channel %u: lossy keys without lanes", r, c, k);
+      if (width > 64 && out->property != Property::kWeights)
+        return bad("rig %u clip %u channel %u: bad width", r, c, k);
+      clip_codec::LossyChannel lc;
+      lc.rotation = out->property == Property::kRotation;
+      lc.width = static_cast<size_t>(width);
+      lc.groups = static_cast<size_t>(groups);
+      lc.grid_exponent = grid;
+      lc.rotation_bits = clip.rotation_bits();
+      lc.lane_min = {ch.lane_min()->data(), ch.lane_min()->size()};
+      lc.lane_bits = {ch.lane_bits()->data(), ch.lane_bits()->size()};
+      const char* why = "";
+      if (!clip_codec::decode_lossy(lc, {data->data(), data->size()}, keys, values, &why))
+        return bad("rig %u clip %u channel %u: lossy keys refused (%s)", r, c, k, why);
+      *stored += data->size() + uint64_t{ch.lane_min()->size()} * 4 + ch.lane_bits()->size();
+      break;
+    }
+    default:
+      return bad("rig %u clip %u channel %u: bad key codec %u", r, c, k,
+                 unsigned{static_cast<uint8_t>(ch.codec())});
+  }
+  out->values = {values, static_cast<size_t>(n)};
+  store->values->emplace(cache_key, values);
+  return {};
+}
+
+// A version 6 clip's storage fields (ClipStorage), checked.
+Result<void> read_storage(const fb::Clip& in, flatbuffers::uoffset_t r, flatbuffers::uoffset_t c,
+                          ClipStorage* out) {
+  const auto ok = [](float f) { return std::isfinite(f) && f >= 0.0f; };
+  if (in.compression() > 1 || !ok(in.tolerance()) || !ok(in.distance()) || !ok(in.max_error()))
+    return bad("rig %u clip %u: bad storage (compression %u, tolerance, distance, max error)", r, c,
+               unsigned{in.compression()});
+  if (in.compression() == 1) {
+    const auto grid = [](int e) {
+      return e >= clip_codec::kMinGridExponent && e <= clip_codec::kMaxGridExponent;
+    };
+    if (!grid(in.translation_exponent()) || !grid(in.scale_exponent()) ||
+        !grid(in.weights_exponent()) || in.rotation_bits() < clip_codec::kMinRotationBits ||
+        in.rotation_bits() > clip_codec::kMaxRotationBits)
+      return bad("rig %u clip %u: lossy grids out of range (exponents %d %d %d, rotation bits %u)",
+                 r, c, int{in.translation_exponent()}, int{in.scale_exponent()},
+                 int{in.weights_exponent()}, unsigned{in.rotation_bits()});
+  } else if (in.translation_exponent() != 0 || in.rotation_bits() != 0 ||
+             in.scale_exponent() != 0 || in.weights_exponent() != 0 || in.tolerance() != 0 ||
+             in.distance() != 0 || in.max_error() != 0) {
+    return bad("rig %u clip %u: an exact clip with lossy grids or error", r, c);
+  }
+  out->compression = in.compression() == 1 ? ClipCompression::kLossy : ClipCompression::kExact;
+  out->tolerance = in.tolerance();
+  out->distance = in.distance();
+  out->max_error = in.max_error();
+  return {};
+}
 
 // Bytes an Animator (and the ScenePlayer's share for its object) allocates for a rig
 // whose largest clip has `events` events: an upper bound of animator.cpp's and
@@ -891,7 +1127,10 @@ Result<void> Pack::load() {
     }
   }
 
-  // Rigs: skeletons and clips, keys viewed in place.
+  // A pack of versions 1 to 5 carrying version 6 clip keys, refused once every other check
+  // (and its own version's) has had its say.
+  char v6_in_old[128] = "";
+  // Rigs: skeletons and clips, keys viewed in place (version 6: decoded).
   if (const auto* rigs = root->rigs()) {
     for (flatbuffers::uoffset_t r = 0; r < rigs->size(); ++r) {
       const fb::Rig* in = rigs->Get(r);
@@ -935,10 +1174,33 @@ Result<void> Pack::load() {
             return bad("rig %u clip %u: a bad name or more than the file holds", r, c);
           }
           Clip clip{std::string(clip_name)};
+          // Version 6: keys decoded once into memory the pack owns (docs/pack-format.md,
+          // "Clip keys"); older packs' keys are viewed in place.
+          const bool v6_clip = has_v6_fields(*clip_in);
+          if (v6_clip && format_version_ < 6 && v6_in_old[0] == 0)
+            std::snprintf(v6_in_old, sizeof v6_in_old,
+                          "rig %u clip %u: format %u has no clip key storage", r, c,
+                          format_version_);
+          ClipStorage storage;
+          std::vector<std::span<const float>> tracks;
+          ClipKeyStore store{&decoded_->clip_keys, &decoded_->clip_key_floats,
+                             &decoded_->clip_values};
+          if (v6_clip) {
+            if (Result<void> s = read_storage(*clip_in, r, c, &storage); !s) return s.error();
+            if (Result<void> t =
+                    read_tracks(*clip_in, r, c, &store, &tracks, &storage.stored_bytes);
+                !t)
+              return t.error();
+          }
           if (const auto* channels = clip_in->channels()) {
             for (flatbuffers::uoffset_t k = 0; k < channels->size(); ++k) {
               const fb::Channel* ch = channels->Get(k);
-              if (!ch->times() || !ch->values())
+              const bool v6_channel = has_v6_fields(*ch);
+              if (v6_channel && format_version_ < 6 && v6_in_old[0] == 0)
+                std::snprintf(v6_in_old, sizeof v6_in_old,
+                              "rig %u clip %u channel %u: format %u has no clip key storage", r, c,
+                              k, format_version_);
+              if (!v6_channel && (!ch->times() || !ch->values()))
                 return bad("rig %u clip %u channel %u has no keys", r, c, k);
               const auto prop = static_cast<uint8_t>(ch->property());
               const auto interp = static_cast<uint8_t>(ch->interpolation());
@@ -953,6 +1215,20 @@ Result<void> Pack::load() {
               if (!weights && ch->width() != 0)
                 return bad("rig %u clip %u channel %u: width %u on a %s channel", r, c, k,
                            unsigned{ch->width()}, property_name(static_cast<Property>(prop)));
+              if (v6_channel) {
+                Channel decoded{ch->joint(),
+                                static_cast<Property>(prop),
+                                static_cast<Interpolation>(interp),
+                                {},
+                                {},
+                                ch->width()};
+                if (Result<void> d = read_v6_channel(*ch, *clip_in, r, c, k, tracks, &store,
+                                                     &decoded, &storage.stored_bytes);
+                    !d)
+                  return d.error();
+                clip.add_channel_view(decoded);
+                continue;
+              }
               clip.add_channel_view(Channel{ch->joint(),
                                             static_cast<Property>(prop),
                                             static_cast<Interpolation>(interp),
@@ -961,6 +1237,7 @@ Result<void> Pack::load() {
                                             ch->width()});
             }
           }
+          if (v6_clip) clip.set_storage(storage);
           if (const auto* events = clip_in->events()) {
             if (events->size() > kMaxClipEvents)
               return bad("rig %u clip %u: %u events, at most %u", r, c, events->size(),
@@ -1414,6 +1691,7 @@ Result<void> Pack::load() {
     }
   }
 
+  if (v6_in_old[0] != 0) return bad("%s", v6_in_old);
   decoded_->part_checked.assign(parts_.size(), 0);
   return ok();
 }

@@ -385,7 +385,9 @@ TEST(PackMorph, RefusesEveryBadField) {
     std::vector<uint8_t> b = good;
     const auto* ch = root_of(b)->rigs()->Get(0)->clips()->Get(4)->channels()->Get(0);
     patch<uint16_t>(b, ch, fb::Channel::VT_WIDTH, 2);
-    expect_refused(b, "weights of morph set 0 (width 2)");
+    // Format 6 keys: the width sets how many values the stored keys decode to, so the
+    // decoder refuses it before Rig::create compares it with the morph set's.
+    expect_refused(b, "rig 0 clip 4 channel 0: value planes do not decode to 6 floats");
   }
   {
     std::vector<uint8_t> b = good;  // a width on a translation channel

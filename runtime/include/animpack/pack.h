@@ -76,6 +76,8 @@ inline constexpr uint64_t kMaxBlobBytes = uint64_t{1} << 30;
 inline constexpr uint64_t kMaxDecodedBytes = uint64_t{2} << 30;  // all LZ4 blobs, decoded
 inline constexpr uint32_t kMaxSpriteSide = 16384;  // sprite sheet pixels a side (the cooker's)
 inline constexpr uint32_t kMaxClipEvents = 65535;  // events in one clip
+// Version 6: clip key floats (times and values) all of a pack's clips decode to, 256 MiB.
+inline constexpr uint64_t kMaxClipKeyFloats = uint64_t{64} << 20;
 inline constexpr uint64_t kMaxPlayBytes = uint64_t{256} << 20;  // ScenePlayer/Animator setup
 inline constexpr uint32_t kMaxTextureSide = 16384;              // texture pixels a side
 

@@ -338,6 +338,15 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
     {"E0178", Severity::kError, "clip name given twice",
      "The `name` and `rename` values of one mesh's clip sources name its clips, and a "
      "mesh's clip names are unique. Reported at the later one."},
+    {"E0181", Severity::kError, "bad compression",
+     "`compression` (at the top level, the scene's default, or in a [[mesh]]) is \"exact\" "
+     "(every key as the file gives it, the default) or \"lossy\" (fewer, quantised keys "
+     "within `tolerance` at `distance`; the message suggests a close spelling). Reported at "
+     "`compression`."},
+    {"E0182", Severity::kError, "bad tolerance or distance",
+     "A lossy clip's `tolerance` (the largest error allowed at a joint's virtual vertices, "
+     "default 0.001) is a number of metres from 0.000001 to 1, and `distance` (how far from "
+     "each joint those vertices lie, default 0.1) from 0.001 to 100. Reported at the key."},
     // Checks against the assets (the cooker), and two the scene reader can already make.
     {"E0201", Severity::kError, "glTF does not load",
      "The mesh's glTF or GLB file (or a buffer file it names) is missing, is not a regular "
@@ -451,6 +460,13 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
     {"E0230", Severity::kError, "unknown humanoid joint",
      "A value of a mesh's `humanoid` map names a joint its rig does not have (the message "
      "suggests a close spelling). Reported at the bone's key."},
+    {"W0235", Severity::kWarning, "lossy clip kept exact",
+     "A clip of a mesh with `compression = \"lossy\"` whose quantised keys alone are over "
+     "the mesh's `tolerance` (a very small tolerance, or a very large rig) is kept exact, "
+     "as the file gives it. One per clip, naming the clip and the error measured. Reported "
+     "at the mesh's `compression` (or the scene's). The same code carries the cook's report "
+     "of each lossy mesh (severity note, not counted as warnings): its clips, keys before "
+     "and after, and the largest error measured against the tolerance."},
     // Passed through from other tools.
     {"W0301", Severity::kWarning, "glTF warning",
      "A warning from reading a glTF file, passed through with its own message. Reported at "

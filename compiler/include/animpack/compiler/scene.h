@@ -69,6 +69,11 @@ inline constexpr size_t kMaxRootMotionFeet = 8;
 inline constexpr size_t kMaxClipSources = 1024;
 inline constexpr size_t kMaxClipPatterns = 1024;
 inline constexpr size_t kMaxSuggestedNameLength = 64;  // longer names get no "did you mean"
+// Step 6. Lossy clips' `tolerance` and `distance` (metres; E0182 outside these bounds).
+inline constexpr float kMinLossyTolerance = 1e-6f;
+inline constexpr float kMaxLossyTolerance = 1.0f;
+inline constexpr float kMinLossyDistance = 1e-3f;
+inline constexpr float kMaxLossyDistance = 100.0f;
 
 // A place in the scene file: 1-based line and column (in code points); 0, 0 when absent.
 struct SourcePos {
@@ -144,6 +149,14 @@ struct SceneMesh {
   SourcePos pos;                      // the `[[mesh]]` header (or the inline table)
   SourcePos name_pos, file_pos, events_pos, up_pos, forward_pos, clips_pos, max_influences_pos,
       humanoid_pos;
+  // Step 6. `compression = "exact" | "lossy"` (absent: the scene's, by default exact): how
+  // the pack stores the keys of the mesh rig's clips; lossy keeps quantised keys, fewer of
+  // them, within `tolerance` metres at a virtual vertex `distance` metres from each joint
+  // (clip_optimize.h; absent: the scene's, by default 1 mm at 10 cm).
+  ClipCompression compression = ClipCompression::kExact;
+  float tolerance = 0.001f;
+  float distance = 0.1f;
+  SourcePos compression_pos, tolerance_pos, distance_pos;
 };
 
 // One entry of a skeletal `blend`.
@@ -375,6 +388,12 @@ struct Scene {
   SourcePos format_pos;
   std::vector<SceneMesh> meshes;     // in document order
   std::vector<SceneObject> objects;  // in document order
+  // Step 6. The top-level `compression`, `tolerance` and `distance`: the defaults of every
+  // [[mesh]] that does not give its own (SceneMesh has the meaning).
+  ClipCompression compression = ClipCompression::kExact;
+  float tolerance = 0.001f;
+  float distance = 0.1f;
+  SourcePos compression_pos, tolerance_pos, distance_pos;
 };
 
 // Reads and checks the scene file. Diagnostics go to `sink` with file = file.string(), and
