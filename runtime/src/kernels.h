@@ -157,6 +157,45 @@ inline Quat to_quat(v4 v) { return Quat{v[0], v[1], v[2], v[3]}; }
 inline Quat normalize_q(Quat q) { return to_quat(normalize4(to_v4(q))); }
 inline Quat nlerp(Quat a, Quat b, float t) { return to_quat(nlerp4(to_v4(a), to_v4(b), t)); }
 
+// det::sin (scalar.cpp) of both lanes of x where 0 < x <= pi/2 + a little (slerp's
+// arguments (1 - t) theta and t theta, theta = acos(d) <= pi/2): the same operations lane
+// by lane, so the same bits. There reduce()'s k = floor(x 2/pi + 0.5) is 0 or 1, which a
+// compare gives exactly, and quadrant 0 takes kernel_sin(r), quadrant 1 kernel_cos(r).
+// The two polynomials run as one with per-lane coefficients: kernel_sin's Horner chain
+// gets a leading step from p = 0 (0 z + 1/17! is 1/17! exactly), and subtracting a
+// coefficient is adding its negation (exact); kernel_sin returns r + (r z) p and
+// kernel_cos 1 - z p, that is a + b p with a = r, b = r z or a = 1, b = -z (exact).
+// Returns false (out untouched) when a lane is outside (0, 3 pi/4) or NaN: call
+// det::sin then. The constants are scalar.cpp's, written the same way.
+inline bool sin_half_pi2(v2d x, v2d *out) {
+  constexpr double kTwoOverPi = 6.36619772367581382433e-01;
+  constexpr double kPio2Part1 = 1.57079632673412561417e+00;
+  constexpr double kPio2Part2 = 6.07710050630396597660e-11;
+  constexpr double kPio2Part2Tail = 2.02226624879595063154e-21;
+  const v2d y = x * v2d{kTwoOverPi, kTwoOverPi} + v2d{0.5, 0.5};
+  if (!(x[0] > 0.0 && x[1] > 0.0 && y[0] < 2.0 && y[1] < 2.0)) return false;
+  const v2i64 q1 = (v2i64)(y >= v2d{1.0, 1.0});  // all ones where floor(y) = 1 (kernel_cos)
+  const auto pick = [q1](double cos_c, double sin_c) {
+    return (v2d)((q1 & (v2i64)v2d{cos_c, cos_c}) | (~q1 & (v2i64)v2d{sin_c, sin_c}));
+  };
+  const v2d k = pick(1.0, 0.0);
+  const v2d r = ((x - k * kPio2Part1) - k * kPio2Part2) - k * kPio2Part2Tail;
+  const v2d z = r * r;
+  v2d p = pick(1.0 / 6402373705728000.0, 0.0);                         // 1/18!, 0
+  p = p * z + pick(-1.0 / 20922789888000.0, 1.0 / 355687428096000.0);  // 1/16!, 1/17!
+  p = p * z + pick(1.0 / 87178291200.0, -1.0 / 1307674368000.0);       // 1/14!, 1/15!
+  p = p * z + pick(-1.0 / 479001600.0, 1.0 / 6227020800.0);            // 1/12!, 1/13!
+  p = p * z + pick(1.0 / 3628800.0, -1.0 / 39916800.0);                // 1/10!, 1/11!
+  p = p * z + pick(-1.0 / 40320.0, 1.0 / 362880.0);                    // 1/8!, 1/9!
+  p = p * z + pick(1.0 / 720.0, -1.0 / 5040.0);                        // 1/6!, 1/7!
+  p = p * z + pick(-1.0 / 24.0, 1.0 / 120.0);                          // 1/4!, 1/5!
+  p = p * z + pick(1.0 / 2.0, -1.0 / 6.0);                             // 1/2!, 1/3!
+  const v2d a = (v2d)((q1 & (v2i64)v2d{1.0, 1.0}) | (~q1 & (v2i64)r));
+  const v2d b = (v2d)((q1 & (v2i64)(-z)) | (~q1 & (v2i64)(r * z)));
+  *out = a + b * p;
+  return true;
+}
+
 // The wide-angle part of slerp(): a and b (already the shorter way) with
 // d = dot(a, b) in [0, 0.9995] and 0 < t < 1.
 struct SlerpPair {
@@ -179,8 +218,13 @@ inline void slerp_wide(const SlerpPair *pairs, int n, v4 *out) {
   }
   for (int i = 0; i < n; ++i) theta[i] = det::atan2(s[i], static_cast<double>(pairs[i].d));
   for (int i = 0; i < n; ++i) {
-    w0[i] = det::sin((1.0 - pairs[i].t) * theta[i]) / s[i];
-    w1[i] = det::sin(pairs[i].t * theta[i]) / s[i];
+    // Both sines in one go (sin_half_pi2: det::sin lane by lane; theta <= pi/2 here).
+    const v2d x = {(1.0 - pairs[i].t) * theta[i], pairs[i].t * theta[i]};
+    v2d sn;
+    if (!sin_half_pi2(x, &sn)) sn = v2d{det::sin(x[0]), det::sin(x[1])};
+    const v2d w = sn / v2d{s[i], s[i]};
+    w0[i] = w[0];
+    w1[i] = w[1];
   }
   for (int i = 0; i < n; ++i) {
     const v4 a = pairs[i].a, b = pairs[i].b;
