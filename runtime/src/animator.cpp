@@ -61,11 +61,15 @@ class WideRotations {
   // mixed in by w.
   void add(const kernel::SlerpPair& keys, Quat& rotation, float w) {
     if (count_ == kernel::kMaxSlerpBatch) run(w);
+    if (count_ == 0 || &rotation > last_) last_ = &rotation;
     pairs_[count_] = keys;
     targets_[count_++] = &rotation;
   }
-  // Runs the batch if it holds `rotation`, which is about to be written.
+  // Runs the batch if it holds `rotation`, which is about to be written. Channels come
+  // mostly in joint order, so a rotation after every target in the batch (one compare)
+  // skips the search.
   void before_writing(const Quat& rotation, float w) {
+    if (count_ == 0 || &rotation > last_) return;
     for (int i = 0; i < count_; ++i) {
       if (targets_[i] == &rotation) return run(w);
     }
@@ -82,6 +86,7 @@ class WideRotations {
  private:
   kernel::SlerpPair pairs_[kernel::kMaxSlerpBatch];
   Quat* targets_[kernel::kMaxSlerpBatch];
+  const Quat* last_ = nullptr;  // the highest address in targets_[0, count_)
   int count_ = 0;
 };
 
