@@ -143,9 +143,17 @@ float loop_time(const Clip& clip, int64_t tick) {
 }
 
 // Samples every channel of `clip` at t over the rest pose, as a single full-weight layer
-// does inside Animator::evaluate.
+// does inside Animator::evaluate: the public pose sampler (clip.h).
 void sample_pose(const Rig& rig, const Clip& clip, float t, uint32_t* cursors,
                  std::span<Trs> pose) {
+  const auto rest = rig.skeleton().rest_pose();
+  std::copy(rest.begin(), rest.end(), pose.begin());
+  animpack::sample_pose(clip, t, std::span<uint32_t>(cursors, clip.channels().size()), pose);
+}
+
+// The same pose through the public per-channel sample(), one channel at a time.
+void sample_pose_per_channel(const Rig& rig, const Clip& clip, float t, uint32_t* cursors,
+                             std::span<Trs> pose) {
   const auto rest = rig.skeleton().rest_pose();
   std::copy(rest.begin(), rest.end(), pose.begin());
   const auto channels = clip.channels();
@@ -228,8 +236,8 @@ void BM_EvaluateRandomSeek(benchmark::State& state) {
   set_per_joint(state, n);
 }
 
-// (c) Sample + local-to-global without the palette, through the public API: sample()
-// per channel with cursors, then local_to_global(). ozz's "sample + local-to-model".
+// (c) Sample + local-to-global without the palette, through the public API:
+// sample_pose() with cursors, then local_to_global(). ozz's "sample + local-to-model".
 // Checked bit for bit against Animator::globals() before timing.
 void BM_SampleLocalToGlobal(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
@@ -264,7 +272,7 @@ void BM_SampleLocalToGlobal(benchmark::State& state) {
   set_per_joint(state, n);
 }
 
-// (c') The parts of (a) alone: sampling only (rest copy + sample per channel), then
+// (c') The parts of (a) alone: sampling only (rest copy + sample_pose), then
 // local_to_global only, then global_to_palette only.
 void BM_SampleOnly(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
@@ -275,6 +283,33 @@ void BM_SampleOnly(benchmark::State& state) {
   int64_t tick = 0;
   for (auto _ : state) {
     sample_pose(rig, clip, loop_time(clip, tick++), cursors.data(), locals);
+    benchmark::DoNotOptimize(locals.data());
+    benchmark::ClobberMemory();
+  }
+  set_per_joint(state, n);
+}
+
+// (c'') As (c') through the per-channel sample() (rest copy + sample per channel).
+// Checked bit for bit against sample_pose() before timing.
+void BM_SampleOnlyPerChannel(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const Rig& rig = rig_for(n);
+  const Clip& clip = rig.clips()[0];
+  std::vector<uint32_t> cursors(clip.channels().size(), 0);
+  std::vector<uint32_t> pose_cursors(clip.channels().size(), 0);
+  std::vector<Trs> locals(static_cast<size_t>(n));
+  std::vector<Trs> reference(static_cast<size_t>(n));
+  for (int64_t tick = 0; tick < 300; tick += 7) {
+    sample_pose_per_channel(rig, clip, loop_time(clip, tick), cursors.data(), locals);
+    sample_pose(rig, clip, loop_time(clip, tick), pose_cursors.data(), reference);
+    if (!same_bits(std::span<const Trs>(locals), std::span<const Trs>(reference))) {
+      state.SkipWithError("sample() per channel differs from sample_pose()");
+      return;
+    }
+  }
+  int64_t tick = 0;
+  for (auto _ : state) {
+    sample_pose_per_channel(rig, clip, loop_time(clip, tick++), cursors.data(), locals);
     benchmark::DoNotOptimize(locals.data());
     benchmark::ClobberMemory();
   }
@@ -675,6 +710,7 @@ BENCHMARK(BM_SampleLocalToGlobal)
     ->ArgNames({"joints", "seek"})
     ->ArgsProduct({{32, 64, 128}, {0, 1}});
 BENCHMARK(BM_SampleOnly)->Apply(joint_counts);
+BENCHMARK(BM_SampleOnlyPerChannel)->Apply(joint_counts);
 BENCHMARK(BM_LocalToGlobalOnly)->Apply(joint_counts);
 BENCHMARK(BM_PaletteOnly)->Apply(joint_counts);
 BENCHMARK(BM_EvaluateBlend2)->Apply(joint_counts);

@@ -62,11 +62,15 @@ class WideRotations {
   // mixed in by w.
   void add(const kernel::SlerpPair& keys, Quat& rotation, float w) {
     if (count_ == kernel::kMaxSlerpBatch) run(w);
+    if (count_ == 0 || &rotation > last_) last_ = &rotation;
     pairs_[count_] = keys;
     targets_[count_++] = &rotation;
   }
-  // Runs the batch if it holds `rotation`, which is about to be written.
+  // Runs the batch if it holds `rotation`, which is about to be written. Channels come
+  // mostly in joint order, so a rotation after every target in the batch (one compare)
+  // skips the search.
   void before_writing(const Quat& rotation, float w) {
+    if (count_ == 0 || &rotation > last_) return;
     for (int i = 0; i < count_; ++i) {
       if (targets_[i] == &rotation) return run(w);
     }
@@ -83,6 +87,7 @@ class WideRotations {
  private:
   kernel::SlerpPair pairs_[kernel::kMaxSlerpBatch];
   Quat* targets_[kernel::kMaxSlerpBatch];
+  const Quat* last_ = nullptr;  // the highest address in targets_[0, count_)
   int count_ = 0;
 };
 
@@ -1036,14 +1041,16 @@ void Animator::sample_layer_weights(Layer& layer, float t, std::span<float> weig
   }
 }
 
-// A plain layer (weight, no mask, override). kHoldRoot: the root joint's channels take
-// the general sampler and the hold (root motion); every other channel, and every channel
-// of a layer that holds nothing, the fast path below.
-template <bool kHoldRoot, bool kMorph>
-void Animator::sample_layer_plain(Layer& layer, float t, std::span<Trs> pose) {
-  const Clip& clip = rig_->clips()[layer.clip];
-  const float w = layer.weight;
-  const auto channels = clip.channels();
+namespace {
+
+// The channels of a plain layer (weight w, no mask, override) over pose, with the
+// layer's cursors. kHoldRoot: the channels of joint root_joint take the general sampler
+// and hold(property, value) (root motion); every other channel, and every channel of a
+// layer that holds nothing, the fast path below. kMorph: kWeights channels are skipped
+// (sample_layer_weights); without it the clip has none (Rig::create).
+template <bool kHoldRoot, bool kMorph, typename Hold>
+void sample_plain(std::span<const Channel> channels, float t, uint32_t* cursors,
+                  std::span<Trs> pose, float w, int root_joint, const Hold& hold) {
   WideRotations wide;
   // A LINEAR channel whose times[k] and times[k + 1] have the bits of the bracket
   // found for the channel before it reuses that key search and fraction u. Key times
@@ -1063,10 +1070,10 @@ void Animator::sample_layer_plain(Layer& layer, float t, std::span<Trs> pose) {
     }
     Trs& target = pose[ch.joint];
     if constexpr (kHoldRoot) {
-      if (ch.joint == root_config_.joint) {
+      if (ch.joint == root_joint) {
         times = nullptr;
-        Vec4 v = kernel::sample(ch, t, &layer.cursors[c]);
-        hold_root(layer, ch.property, v);
+        Vec4 v = kernel::sample(ch, t, &cursors[c]);
+        hold(ch.property, v);
         if (ch.property == Property::kRotation) wide.before_writing(target.rotation, w);
         if (w >= 1.0f) {
           set_property(target, ch.property, v);
@@ -1079,15 +1086,15 @@ void Animator::sample_layer_plain(Layer& layer, float t, std::span<Trs> pose) {
     if (times != nullptr && ch.interpolation == Interpolation::kLinear && k + 1 < ch.times.size() &&
         (ch.times.data() == times || (std::bit_cast<uint32_t>(ch.times[k]) == t0 &&
                                       std::bit_cast<uint32_t>(ch.times[k + 1]) == t1))) {
-      layer.cursors[c] = static_cast<uint32_t>(k);
-    } else if (kernel::linear_interior(ch, t, &layer.cursors[c], &k, &u)) {
+      cursors[c] = static_cast<uint32_t>(k);
+    } else if (kernel::linear_interior(ch, t, &cursors[c], &k, &u)) {
       times = ch.times.data();
       t0 = std::bit_cast<uint32_t>(ch.times[k]);
       t1 = std::bit_cast<uint32_t>(ch.times[k + 1]);
       s = 1.0f - u;
     } else {
       times = nullptr;
-      const Vec4 v = kernel::sample_general(ch, t, &layer.cursors[c]);
+      const Vec4 v = kernel::sample_general(ch, t, &cursors[c]);
       if (ch.property == Property::kRotation) wide.before_writing(target.rotation, w);
       if (w >= 1.0f) {
         set_property(target, ch.property, v);
@@ -1115,6 +1122,32 @@ void Animator::sample_layer_plain(Layer& layer, float t, std::span<Trs> pose) {
     }
   }
   wide.run(w);
+}
+
+// sample_plain without a held root.
+struct NoHold {
+  void operator()(Property, Vec4&) const {}
+};
+
+}  // namespace
+
+// A plain layer (weight, no mask, override): sample_plain with the layer's weight and
+// cursors, holding the root's extracted parts when kHoldRoot (root motion).
+template <bool kHoldRoot, bool kMorph>
+void Animator::sample_layer_plain(Layer& layer, float t, std::span<Trs> pose) {
+  const Clip& clip = rig_->clips()[layer.clip];
+  if constexpr (kHoldRoot) {
+    const auto hold = [this, &layer](Property p, Vec4& v) { hold_root(layer, p, v); };
+    sample_plain<true, kMorph>(clip.channels(), t, layer.cursors, pose, layer.weight,
+                               root_config_.joint, hold);
+  } else {
+    sample_plain<false, kMorph>(clip.channels(), t, layer.cursors, pose, layer.weight, -1,
+                                NoHold{});
+  }
+}
+
+void sample_pose(const Clip& clip, float t, std::span<uint32_t> cursors, std::span<Trs> pose) {
+  sample_plain<false, true>(clip.channels(), t, cursors.data(), pose, 1.0f, -1, NoHold{});
 }
 
 // Whether `clip` has exactly one translation, one rotation and one scale channel for

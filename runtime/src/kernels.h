@@ -20,6 +20,7 @@
 #endif
 
 #include "animpack/clip.h"
+#include "animpack/limits.h"
 #include "animpack/math.h"
 #include "animpack/scalar.h"
 #include "animpack/skeleton.h"
@@ -157,6 +158,93 @@ inline Quat to_quat(v4 v) { return Quat{v[0], v[1], v[2], v[3]}; }
 inline Quat normalize_q(Quat q) { return to_quat(normalize4(to_v4(q))); }
 inline Quat nlerp(Quat a, Quat b, float t) { return to_quat(nlerp4(to_v4(a), to_v4(b), t)); }
 
+// det::sin (scalar.cpp) of both lanes of x where 0 < x <= pi/2 + a little (slerp's
+// arguments (1 - t) theta and t theta, theta = acos(d) <= pi/2): the same operations lane
+// by lane, so the same bits. There reduce()'s k = floor(x 2/pi + 0.5) is 0 or 1, which a
+// compare gives exactly, and quadrant 0 takes kernel_sin(r), quadrant 1 kernel_cos(r).
+// The two polynomials run as one with per-lane coefficients: kernel_sin's Horner chain
+// gets a leading step from p = 0 (0 z + 1/17! is 1/17! exactly), and subtracting a
+// coefficient is adding its negation (exact); kernel_sin returns r + (r z) p and
+// kernel_cos 1 - z p, that is a + b p with a = r, b = r z or a = 1, b = -z (exact).
+// Returns false (out untouched) when a lane is outside (0, 3 pi/4) or NaN: call
+// det::sin then. The constants are scalar.cpp's, written the same way.
+inline bool sin_half_pi2(v2d x, v2d *out) {
+  constexpr double kTwoOverPi = 6.36619772367581382433e-01;
+  constexpr double kPio2Part1 = 1.57079632673412561417e+00;
+  constexpr double kPio2Part2 = 6.07710050630396597660e-11;
+  constexpr double kPio2Part2Tail = 2.02226624879595063154e-21;
+  const v2d y = x * v2d{kTwoOverPi, kTwoOverPi} + v2d{0.5, 0.5};
+  if (!(x[0] > 0.0 && x[1] > 0.0 && y[0] < 2.0 && y[1] < 2.0)) return false;
+  const v2i64 q1 = (v2i64)(y >= v2d{1.0, 1.0});  // all ones where floor(y) = 1 (kernel_cos)
+  const auto pick = [q1](double cos_c, double sin_c) {
+    return (v2d)((q1 & (v2i64)v2d{cos_c, cos_c}) | (~q1 & (v2i64)v2d{sin_c, sin_c}));
+  };
+  const v2d k = pick(1.0, 0.0);
+  const v2d r = ((x - k * kPio2Part1) - k * kPio2Part2) - k * kPio2Part2Tail;
+  const v2d z = r * r;
+  v2d p = pick(1.0 / 6402373705728000.0, 0.0);                         // 1/18!, 0
+  p = p * z + pick(-1.0 / 20922789888000.0, 1.0 / 355687428096000.0);  // 1/16!, 1/17!
+  p = p * z + pick(1.0 / 87178291200.0, -1.0 / 1307674368000.0);       // 1/14!, 1/15!
+  p = p * z + pick(-1.0 / 479001600.0, 1.0 / 6227020800.0);            // 1/12!, 1/13!
+  p = p * z + pick(1.0 / 3628800.0, -1.0 / 39916800.0);                // 1/10!, 1/11!
+  p = p * z + pick(-1.0 / 40320.0, 1.0 / 362880.0);                    // 1/8!, 1/9!
+  p = p * z + pick(1.0 / 720.0, -1.0 / 5040.0);                        // 1/6!, 1/7!
+  p = p * z + pick(-1.0 / 24.0, 1.0 / 120.0);                          // 1/4!, 1/5!
+  p = p * z + pick(1.0 / 2.0, -1.0 / 6.0);                             // 1/2!, 1/3!
+  const v2d a = (v2d)((q1 & (v2i64)v2d{1.0, 1.0}) | (~q1 & (v2i64)r));
+  const v2d b = (v2d)((q1 & (v2i64)(-z)) | (~q1 & (v2i64)(r * z)));
+  *out = a + b * p;
+  return true;
+}
+
+// det::atan2(y, x) (scalar.cpp) of both lanes where every x and y is finite and > 0
+// (slerp's theta: y = sqrt(1 - d^2), x = d): the same operations lane by lane, so the same
+// bits. There atan2 is atan_nonnegative(y / x): a = y / x, inverted (1 / a) when a > 1,
+// k = floor(8 a + 0.5), r = (a - k/8) / (1 + a k/8), atan(k/8) + kernel_atan(r), and
+// pi/2 minus that when inverted. Returns false (out untouched) otherwise: call
+// det::atan2 then. The constants are scalar.cpp's, written the same way.
+inline bool atan2_positive2(v2d y, v2d x, v2d *out) {
+  constexpr double kHalfPi = 1.5707963267948966;
+  constexpr double kAtanEighths[9] = {
+      0.0,
+      0.12435499454676144,
+      0.24497866312686414,
+      0.35877067027057225,
+      0.4636476090008061,
+      0.5585993153435624,
+      0.6435011087932844,
+      0.7188299996216245,
+      0.7853981633974483,
+  };
+  constexpr double kMax = 1.7976931348623157e308;
+  if (!(x[0] > 0.0 && x[1] > 0.0 && y[0] > 0.0 && y[1] > 0.0 && x[0] <= kMax && x[1] <= kMax &&
+        y[0] <= kMax && y[1] <= kMax)) {
+    return false;
+  }
+  const v2d q = y / x;
+  const v2i64 inverted = (v2i64)(q > v2d{1.0, 1.0});
+  const v2d a = (v2d)((inverted & (v2i64)(v2d{1.0, 1.0} / q)) | (~inverted & (v2i64)q));
+  const v2d f = a * v2d{8.0, 8.0} + v2d{0.5, 0.5};
+  const v2d k = {std::floor(f[0]), std::floor(f[1])};  // 0..8 (a is in [0, 1])
+  const v2d c = k / v2d{8.0, 8.0};
+  const v2d r = (a - c) / (v2d{1.0, 1.0} + a * c);
+  // kernel_atan(r): r - r^3/3 + ... + r^15/15.
+  const v2d z = r * r;
+  const auto splat2 = [](double d) { return v2d{d, d}; };
+  v2d p = splat2(-1.0 / 15.0);
+  p = p * z + splat2(1.0 / 13.0);
+  p = p * z + splat2(-1.0 / 11.0);
+  p = p * z + splat2(1.0 / 9.0);
+  p = p * z + splat2(-1.0 / 7.0);
+  p = p * z + splat2(1.0 / 5.0);
+  p = p * z + splat2(-1.0 / 3.0);
+  const v2d table = {kAtanEighths[clamp_to_int64(k[0], 0, 8)],
+                     kAtanEighths[clamp_to_int64(k[1], 0, 8)]};
+  const v2d t = table + (r + r * z * p);
+  *out = (v2d)((inverted & (v2i64)(splat2(kHalfPi) - t)) | (~inverted & (v2i64)t));
+  return true;
+}
+
 // The wide-angle part of slerp(): a and b (already the shorter way) with
 // d = dot(a, b) in [0, 0.9995] and 0 < t < 1.
 struct SlerpPair {
@@ -177,10 +265,24 @@ inline void slerp_wide(const SlerpPair *pairs, int n, v4 *out) {
     const double dd = pairs[i].d;
     s[i] = std::sqrt(1.0 - dd * dd);  // det::sqrt is IEEE sqrt
   }
-  for (int i = 0; i < n; ++i) theta[i] = det::atan2(s[i], static_cast<double>(pairs[i].d));
+  int j = 0;
+  for (; j + 1 < n; j += 2) {  // two pairs at a time (atan2_positive2: det::atan2 per lane)
+    const v2d y = {s[j], s[j + 1]};
+    const v2d x = {static_cast<double>(pairs[j].d), static_cast<double>(pairs[j + 1].d)};
+    v2d th;
+    if (!atan2_positive2(y, x, &th)) th = v2d{det::atan2(y[0], x[0]), det::atan2(y[1], x[1])};
+    theta[j] = th[0];
+    theta[j + 1] = th[1];
+  }
+  for (; j < n; ++j) theta[j] = det::atan2(s[j], static_cast<double>(pairs[j].d));
   for (int i = 0; i < n; ++i) {
-    w0[i] = det::sin((1.0 - pairs[i].t) * theta[i]) / s[i];
-    w1[i] = det::sin(pairs[i].t * theta[i]) / s[i];
+    // Both sines in one go (sin_half_pi2: det::sin lane by lane; theta <= pi/2 here).
+    const v2d x = {(1.0 - pairs[i].t) * theta[i], pairs[i].t * theta[i]};
+    v2d sn;
+    if (!sin_half_pi2(x, &sn)) sn = v2d{det::sin(x[0]), det::sin(x[1])};
+    const v2d w = sn / v2d{s[i], s[i]};
+    w0[i] = w[0];
+    w1[i] = w[1];
   }
   for (int i = 0; i < n; ++i) {
     const v4 a = pairs[i].a, b = pairs[i].b;
