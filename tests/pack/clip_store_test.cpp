@@ -533,7 +533,8 @@ TEST(ClipStore, RefusesMalformedKeysNamingClipAndChannel) {
     const auto* clips = fb::GetAssetPack(good.data())->rigs()->Get(0)->clips();
     for (uint32_t c = 0; c < clips->size() && !found; ++c)
       for (uint32_t k = 0; k < clips->Get(c)->channels()->size() && !found; ++k)
-        if (clips->Get(c)->channels()->Get(k)->codec() == fb::KeyCodec::Planes) {
+        if (const auto codec = clips->Get(c)->channels()->Get(k)->codec();
+            codec != fb::KeyCodec::Raw && codec != fb::KeyCodec::Lossy) {
           planes_clip = c;
           planes_channel = k;
           found = true;
@@ -583,14 +584,29 @@ TEST(ClipStore, RefusesMalformedKeysNamingClipAndChannel) {
         std::memcpy(b.data() + at, &n, 4);
       },
       planes + ": value planes do not decode");
-  mutate(
-      [](auto& b) {  // truncated raw values
-        const auto* data = clip_of(b, 1)->channels()->Get(0)->data();
-        const size_t at = static_cast<size_t>(data->data() - b.data()) - 4;
-        const uint32_t n = data->size() - 4;
-        std::memcpy(b.data() + at, &n, 4);
-      },
-      "rig 0 clip 1 channel 0: 368 value bytes for 93 floats");
+  {  // truncated raw values: the first Raw channel's data vector says 4 bytes less
+    const auto* clips = fb::GetAssetPack(good.data())->rigs()->Get(0)->clips();
+    uint32_t rc = 0, rk = 0;
+    bool found = false;
+    for (uint32_t c = 0; c < clips->size() && !found; ++c)
+      for (uint32_t k = 0; k < clips->Get(c)->channels()->size() && !found; ++k)
+        if (clips->Get(c)->channels()->Get(k)->codec() == fb::KeyCodec::Raw) {
+          rc = c;
+          rk = k;
+          found = true;
+        }
+    ASSERT_TRUE(found) << "no channel stored raw";
+    const uint32_t n = clips->Get(rc)->channels()->Get(rk)->data()->size();
+    mutate(
+        [&](auto& b) {
+          const auto* data = clip_of(b, rc)->channels()->Get(rk)->data();
+          const size_t at = static_cast<size_t>(data->data() - b.data()) - 4;
+          const uint32_t shorter = n - 4;
+          std::memcpy(b.data() + at, &shorter, 4);
+        },
+        "rig 0 clip " + std::to_string(rc) + " channel " + std::to_string(rk) + ": " +
+            std::to_string(n - 4) + " value bytes for " + std::to_string(n / 4) + " floats");
+  }
   mutate(
       [](auto& b) {
         patch_field<uint32_t>(b, clip_of(b, 1)->tracks()->Get(0), fb::TimeTrack::VT_COUNT,
