@@ -425,8 +425,9 @@ TEST(ClipStore, ExactClipsRoundTripEveryFloatsBits) {
     expect_same_keys(got, want.clips()[c]);
     EXPECT_EQ(got.storage().compression, ClipCompression::kExact);
     EXPECT_GT(got.storage().stored_bytes, 0u);
-    if (got.name() == "Mixed")  // one track for four channels' times (random values)
+    if (got.name() == "Mixed") {  // one track for four channels' times (random values)
       EXPECT_LT(got.storage().stored_bytes, float_bytes(got) - 3 * 31 * 4);
+    }
   }
   EXPECT_EQ(exact, 3);
 }
