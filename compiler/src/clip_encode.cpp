@@ -85,12 +85,17 @@ class BitWriter {
   size_t position_ = 0;
 };
 
-std::vector<uint8_t> planes(std::span<const float> v, size_t stride) {
+std::vector<uint8_t> planes(std::span<const float> v, size_t stride, int order) {
   const size_t n = v.size();
+  const size_t keys = n / stride;
   std::vector<uint8_t> raw(n * 4);
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t d = i >= stride ? bits_of(v[i]) - bits_of(v[i - stride]) : bits_of(v[i]);
-    for (size_t p = 0; p < 4; ++p) raw[p * n + i] = static_cast<uint8_t>(d >> (8 * p));
+  std::vector<uint32_t> lane(keys);
+  for (size_t l = 0; l < stride; ++l) {
+    for (size_t k = 0; k < keys; ++k) lane[k] = bits_of(v[k * stride + l]);
+    for (size_t k = 0; k < keys; ++k) {
+      const uint32_t d = lane[k] - clip_codec::planes_prediction(lane.data(), k, order);
+      for (size_t p = 0; p < 4; ++p) raw[p * n + l * keys + k] = static_cast<uint8_t>(d >> (8 * p));
+    }
   }
   std::vector<uint8_t> packed(static_cast<size_t>(LZ4_compressBound(static_cast<int>(raw.size()))));
   const int size = LZ4_compress_HC(
@@ -100,17 +105,20 @@ std::vector<uint8_t> planes(std::span<const float> v, size_t stride) {
   return packed;
 }
 
+// The smallest of Raw, Planes, Planes2 and Planes0 (the earlier on a tie).
 void encode_exact(const Channel& ch, EncodedChannel* out) {
-  const size_t stride = ch.values.size() / ch.times.size();
-  std::vector<uint8_t> p = planes(ch.values, stride);
-  if (!p.empty() && p.size() < ch.values.size() * 4) {
-    out->codec = Codec::kPlanes;
-    out->data = std::move(p);
-    return;
-  }
   out->codec = Codec::kRaw;
   out->data.resize(ch.values.size() * 4);
   if (!ch.values.empty()) std::memcpy(out->data.data(), ch.values.data(), out->data.size());
+  if (ch.times.empty()) return;
+  const size_t stride = ch.values.size() / ch.times.size();
+  for (int order : {1, 2, 0}) {
+    std::vector<uint8_t> p = planes(ch.values, stride, order);
+    if (!p.empty() && p.size() < out->data.size()) {
+      out->codec = order == 1 ? Codec::kPlanes : order == 2 ? Codec::kPlanes2 : Codec::kPlanes0;
+      out->data = std::move(p);
+    }
+  }
 }
 
 void encode_lossy(const Channel& ch, const clip_codec::LossyPrecision& precision,

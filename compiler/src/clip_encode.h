@@ -18,7 +18,7 @@ struct Track {
   std::vector<float> times;
 };
 
-enum class Codec : uint8_t { kRaw = 0, kPlanes = 1, kLossy = 2 };
+enum class Codec : uint8_t { kRaw = 0, kPlanes = 1, kLossy = 2, kPlanes2 = 3, kPlanes0 = 4 };
 
 struct EncodedChannel {
   uint32_t track = 0;

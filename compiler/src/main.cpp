@@ -537,6 +537,15 @@ int inspect(int argc, char** argv) {
       if (weights > 0) std::printf(", %zu weights channels", weights);
       if (clip.additive() != AdditiveReference::kNone)
         std::printf(", additive (%s)", additive_text(clip.additive()));
+      // Format 6: how the keys are stored (older packs: float arrays, nothing measured).
+      const ClipStorage& st = clip.storage();
+      if (st.compression == ClipCompression::kLossy)
+        std::printf(", lossy (tolerance %.4g m at %.4g m, max error %.4g m), %llu key bytes",
+                    static_cast<double>(st.tolerance), static_cast<double>(st.distance),
+                    static_cast<double>(st.max_error),
+                    static_cast<unsigned long long>(st.stored_bytes));
+      else if (st.stored_bytes > 0)
+        std::printf(", exact, %llu key bytes", static_cast<unsigned long long>(st.stored_bytes));
       std::printf("\n");
     }
   }

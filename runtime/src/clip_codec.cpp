@@ -51,16 +51,24 @@ float progression_time(double t0, double dt, uint32_t k) {
 
 namespace animpack::clip_codec {
 
-void planes_to_floats(const uint8_t* raw, size_t count, size_t stride, float* out) {
-  uint32_t previous = 0;
-  for (size_t i = 0; i < count; ++i) {
-    const uint32_t delta = static_cast<uint32_t>(raw[i]) |
-                           (static_cast<uint32_t>(raw[count + i]) << 8) |
-                           (static_cast<uint32_t>(raw[2 * count + i]) << 16) |
-                           (static_cast<uint32_t>(raw[3 * count + i]) << 24);
-    if (i >= stride) std::memcpy(&previous, &out[i - stride], sizeof previous);
-    const uint32_t bits = i >= stride ? previous + delta : delta;
-    std::memcpy(&out[i], &bits, sizeof bits);
+void planes_to_floats(const uint8_t* raw, size_t keys, size_t stride, int order, float* out) {
+  const size_t n = keys * stride;
+  for (size_t l = 0; l < stride; ++l) {
+    uint32_t previous[2] = {0, 0};  // bits of keys k-1 and k-2
+    for (size_t k = 0; k < keys; ++k) {
+      const size_t i = l * keys + k;
+      const uint32_t word = static_cast<uint32_t>(raw[i]) |
+                            (static_cast<uint32_t>(raw[n + i]) << 8) |
+                            (static_cast<uint32_t>(raw[2 * n + i]) << 16) |
+                            (static_cast<uint32_t>(raw[3 * n + i]) << 24);
+      uint32_t prediction = 0;
+      if (k > 0 && order > 0)
+        prediction = (order == 1 || k == 1) ? previous[0] : 2u * previous[0] - previous[1];
+      const uint32_t bits = prediction + word;
+      std::memcpy(&out[k * stride + l], &bits, sizeof bits);
+      previous[1] = previous[0];
+      previous[0] = bits;
+    }
   }
 }
 

@@ -80,10 +80,18 @@ inline size_t lossy_lanes(bool rotation, size_t width, size_t groups) {
   return groups == 3 ? 4 + 3 + 4 : 3;
 }
 
-// Undoes the Planes codec: `raw` holds 4 * count bytes (four byte planes of count words);
-// word i is the bits of float i minus those of float i - stride (wrapping), the first
-// `stride` words the bits themselves.
-void planes_to_floats(const uint8_t* raw, size_t count, size_t stride, float* out);
+// Undoes the Planes codecs: `raw` holds 4 * keys * stride bytes, four byte planes of
+// lane-major words (lane l of key k at l * keys + k); word (l, k) is the bits of lane l's
+// float at key k minus a prediction, wrapping: order 0 none, order 1 the previous key's bits, order
+// 2 2 * b[k-1] - b[k-2] (the previous key's for k = 1), 0 for the first key.
+void planes_to_floats(const uint8_t* raw, size_t keys, size_t stride, int order, float* out);
+
+// The prediction of planes_to_floats for key k from the lane's earlier bits.
+inline uint32_t planes_prediction(const uint32_t* earlier, size_t k, int order) {
+  if (k == 0 || order == 0) return 0;
+  if (order == 1 || k == 1) return earlier[k - 1];
+  return 2u * earlier[k - 1] - earlier[k - 2];
+}
 
 // Decodes a lossy channel's keys (`keys` keys, `groups` groups of `width` floats each) from
 // its bit stream into out (keys * groups * width floats). False where the stream's size,

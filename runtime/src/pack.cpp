@@ -388,7 +388,9 @@ Result<void> read_v6_channel(const fb::Channel& ch, const fb::Clip& clip, flatbu
                static_cast<unsigned long long>(kMaxClipKeyFloats));
   switch (ch.codec()) {
     case fb::KeyCodec::Raw:
-    case fb::KeyCodec::Planes: {
+    case fb::KeyCodec::Planes:
+    case fb::KeyCodec::Planes2:
+    case fb::KeyCodec::Planes0: {
       if (lossy || lanes)
         return bad("rig %u clip %u channel %u: exact keys in a lossy clip, or lanes", r, c, k);
       if (ch.codec() == fb::KeyCodec::Raw) {
@@ -407,8 +409,11 @@ Result<void> read_v6_channel(const fb::Channel& ch, const fb::Clip& clip, flatbu
         if (got < 0 || static_cast<uint64_t>(got) != n * 4)
           return bad("rig %u clip %u channel %u: value planes do not decode to %llu floats", r, c,
                      k, static_cast<unsigned long long>(n));
-        clip_codec::planes_to_floats(raw.get(), static_cast<size_t>(n),
-                                     static_cast<size_t>(groups * width), values);
+        clip_codec::planes_to_floats(raw.get(), keys, static_cast<size_t>(groups * width),
+                                     ch.codec() == fb::KeyCodec::Planes0  ? 0
+                                     : ch.codec() == fb::KeyCodec::Planes ? 1
+                                                                          : 2,
+                                     values);
       }
       *stored += data->size();
       break;
@@ -1975,8 +1980,14 @@ uint64_t Pack::shared_bytes() const {
             for (const fb::Channel* ch : *c->channels()) {
               vec(ch->times());
               vec(ch->values());
+              vec(ch->keys());  // version 6
+              vec(ch->data());
+              vec(ch->lane_min());
+              vec(ch->lane_bits());
             }
           }
+          if (c->tracks())
+            for (const fb::TimeTrack* t : *c->tracks()) vec(t->times());
           if (c->events())
             for (const fb::ClipEvent* e : *c->events()) str(e->name());
         }
