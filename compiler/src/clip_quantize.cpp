@@ -60,7 +60,9 @@ bool stable(const QuatCode& code, int bits) {
 }  // namespace
 
 clip_codec::LossyPrecision precision_for(const ClipStorage& storage) {
-  const double tolerance = static_cast<double>(storage.tolerance);
+  const double tolerance = static_cast<double>(
+      std::isfinite(storage.precision) && storage.precision > 0.0f ? storage.precision
+                                                                   : storage.tolerance);
   const double distance = std::isfinite(storage.distance) && storage.distance > 0.01f
                               ? static_cast<double>(storage.distance)
                               : 0.01;

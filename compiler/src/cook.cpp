@@ -408,8 +408,21 @@ class Cooker : public ClipSourceHost {
           clips.push_back(clip.copy());
           continue;
         }
-        const Clip quantised = quantize_lossy(clip, storage);
-        ReducedClip reduced = reduce_clip(cooked.rig.skeleton(), clip, quantised, storage);
+        // The grids: the tolerance's own, or finer (halved up to 10 times) until the
+        // quantised keys alone use at most half the tolerance, leaving the rest to key
+        // reduction (a rotation's error grows with the reach of the joints below it).
+        ClipStorage grid = storage;
+        Clip quantised = quantize_lossy(clip, grid);
+        for (int halvings = 1; halvings <= 10; ++halvings) {
+          const double error = clip_error(cooked.rig.skeleton(), clip, quantised, storage.distance);
+          if (error <= 0.5 * static_cast<double>(storage.tolerance)) break;
+          ClipStorage finer = storage;
+          finer.precision = std::ldexp(storage.tolerance, -halvings);
+          Clip candidate = quantize_lossy(clip, finer);
+          grid = finer;
+          quantised = std::move(candidate);
+        }
+        ReducedClip reduced = reduce_clip(cooked.rig.skeleton(), clip, quantised, grid);
         if (!reduced.within) {
           char text[160];
           std::snprintf(text, sizeof text,

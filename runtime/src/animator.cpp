@@ -1185,8 +1185,8 @@ bool Animator::sets_pose(const Layer& layer) const {
 // either way, by the same lerp / nlerp of the same two values (the per-channel mix
 // (blend_property, put_rotation) is lerp4 / nlerp4 of the pose's value and the sampled
 // one, as blend_poses is), so only the order of the independent joints changes.
-void Animator::mix_layer(Layer& layer, int64_t tick, std::span<Trs> pose,
-                         std::span<float> weights, double fraction) {
+void Animator::mix_layer(Layer& layer, int64_t tick, std::span<Trs> pose, std::span<float> weights,
+                         double fraction) {
   const float w = layer.weight;
   if (!(layer.keys_pose && layer.mask == nullptr && layer.mode == LayerMode::kOverride &&
         w > 0.0f && w < 1.0f)) {

@@ -1003,8 +1003,9 @@ void ScenePlayer::evaluate_objects(void* player, uint32_t begin, uint32_t end) {
     // the previous tick's (kept aside if a render pose replaced it), as the one-thread
     // loop copies it before them.
     const std::span<const Mat4> before =
-        p.rendered_ ? std::span<const Mat4>(p.tick_palettes_.data() + o.previous, an.palette().size())
-                    : an.palette();
+        p.rendered_
+            ? std::span<const Mat4>(p.tick_palettes_.data() + o.previous, an.palette().size())
+            : an.palette();
     if (p.stepped_) std::copy(before.begin(), before.end(), previous);
     an.evaluate(t);
     p.apply_ik(o, an);

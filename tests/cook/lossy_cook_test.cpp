@@ -229,6 +229,31 @@ TEST_F(LossyCook, AClipWhoseQuantisedKeysAreOverTheToleranceStaysExactWithAWarni
   }
 }
 
+TEST_F(LossyCook, FinerGridsKeepADeepRigLossyAtTheDefaultTolerance) {
+  // CesiumMan's quantised rotations on the tolerance's own grid are over 1 mm at 10 cm (its
+  // joints move vertices a body length away): the cook halves the grids' tolerance until
+  // quantisation alone uses at most half of it, so the clip still cooks lossy, within the
+  // bound, with far fewer key bytes than exact.
+  std::ofstream(dir_ / "man.toml") << "[[mesh]]\nname = \"man\"\nfile = \"man/CesiumMan.glb\"\n"
+                                      "compression = \"lossy\"\n";
+  std::ofstream(dir_ / "exact.toml") << "[[mesh]]\nname = \"man\"\nfile = \"man/CesiumMan.glb\"\n";
+  DiagnosticSink sink, exact_sink;
+  const CookOutput out = cook_scene(dir_ / "man.toml", sink);
+  const CookOutput exact = cook_scene(dir_ / "exact.toml", exact_sink);
+  ASSERT_FALSE(sink.has_errors()) << printed(sink);
+  ASSERT_EQ(out.pack.rigs.size(), 1u);
+  ASSERT_EQ(exact.pack.rigs.size(), 1u);
+  EXPECT_NE(printed(sink).find("mesh 'man': 1 clip lossy"), std::string::npos) << printed(sink);
+  const Clip& lossy = out.pack.rigs[0].rig.clips()[0];
+  const Clip& original = exact.pack.rigs[0].rig.clips()[0];
+  ASSERT_EQ(lossy.storage().compression, ClipCompression::kLossy);
+  EXPECT_GT(lossy.storage().precision, 0.0f);
+  EXPECT_LT(lossy.storage().precision, lossy.storage().tolerance);
+  EXPECT_LE(lossy.storage().max_error, 0.001f);
+  EXPECT_LE(clip_error(out.pack.rigs[0].rig.skeleton(), original, lossy, 0.1f), 0.001);
+  EXPECT_LT(key_count(lossy), key_count(original) / 2);
+}
+
 TEST_F(LossyCook, ExactIsTheDefaultAndKeepsEveryKey) {
   DiagnosticSink sink, explicit_sink;
   const CookOutput out = cook_scene(scene("default.toml", "", false), sink);

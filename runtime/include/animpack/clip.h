@@ -58,6 +58,10 @@ struct ClipStorage {
   float tolerance = 0.0f;
   float distance = 0.0f;
   float max_error = 0.0f;
+  // kLossy, when cooking: the tolerance the quantisation grids are chosen for
+  // (quantize_lossy and the pack writer), finer than `tolerance` where the rig's hierarchy
+  // magnifies a rotation's error; 0: `tolerance`. Not stored (the pack keeps the grids).
+  float precision = 0.0f;
   // Bytes the pack spends on this clip's keys (times and values, as stored); 0: unknown.
   uint64_t stored_bytes = 0;
 };
