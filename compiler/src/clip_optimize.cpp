@@ -74,6 +74,23 @@ double vertex_error(const Affine& a, const Affine& b, double distance) {
   return worst;
 }
 
+// Sets `local`'s property p to a sampled value (kWeights: nothing; the metric is of joints).
+void set_sampled(Trs& local, Property p, const Vec4& v) {
+  switch (p) {
+    case Property::kTranslation:
+      local.translation = {v.x, v.y, v.z};
+      break;
+    case Property::kRotation:
+      local.rotation = {v.x, v.y, v.z, v.w};
+      break;
+    case Property::kScale:
+      local.scale = {v.x, v.y, v.z};
+      break;
+    case Property::kWeights:
+      break;
+  }
+}
+
 // The model-space matrices of the rest pose with `channels` sampled at t (kWeights
 // channels ignored), into out (one per joint). locals is scratch.
 void model_matrices(const Skeleton& skeleton, std::span<const Channel> channels, float t,
@@ -84,20 +101,7 @@ void model_matrices(const Skeleton& skeleton, std::span<const Channel> channels,
     if (ch.property == Property::kWeights || ch.joint >= locals.size()) continue;
     uint32_t cursor = 0;
     const Vec4 v = sample(ch, t, &cursor);
-    Trs& local = locals[ch.joint];
-    switch (ch.property) {
-      case Property::kTranslation:
-        local.translation = {v.x, v.y, v.z};
-        break;
-      case Property::kRotation:
-        local.rotation = {v.x, v.y, v.z, v.w};
-        break;
-      case Property::kScale:
-        local.scale = {v.x, v.y, v.z};
-        break;
-      case Property::kWeights:
-        break;
-    }
+    set_sampled(locals[ch.joint], ch.property, v);
   }
   const Affine root = from_mat4(skeleton.root());
   const std::span<const int16_t> parents = skeleton.parents();
@@ -118,19 +122,7 @@ Trs joint_local(const Trs& rest, std::span<const Channel> channels,
     const Channel& ch = channels[c];
     uint32_t cursor = 0;
     const Vec4 v = sample(ch, t, &cursor);
-    switch (ch.property) {
-      case Property::kTranslation:
-        local.translation = {v.x, v.y, v.z};
-        break;
-      case Property::kRotation:
-        local.rotation = {v.x, v.y, v.z, v.w};
-        break;
-      case Property::kScale:
-        local.scale = {v.x, v.y, v.z};
-        break;
-      case Property::kWeights:
-        break;
-    }
+    set_sampled(local, ch.property, v);
   }
   return local;
 }
