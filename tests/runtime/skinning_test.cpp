@@ -404,7 +404,9 @@ RandomMesh random_mesh(size_t n, uint16_t joints, uint32_t seed) {
 
 template <typename T>
 bool same_bits(const std::vector<T>& a, std::span<const T> b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+  // An empty stream has no data() to compare (memcmp must not see a null pointer).
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 // Skins m with the given streams (and eight influences when asked) both ways and
