@@ -228,46 +228,22 @@ Pack open_player_pack() {
 // returns the run's own hash (the golden value: renders disturb nothing) and hashes the
 // render frames' palettes into *render.
 uint64_t player_run_with_renders(const Pack& pack, uint64_t* render) {
-  ScenePlayer player = std::move(*ScenePlayer::create(&pack, 60));
-  player_golden::GoldenGame game;
-  Camera camera;
-  camera.eye = {3, 2, 6};
-  camera.target = {0, 1, 0};
-  fixture::Fnv fnv, sub;
-  for (int64_t t = 0; t < 240; ++t) {
-    camera.eye.x = 3.0f - static_cast<float>(t) / 40.0f;
-    player.step(&game);
-    const Posed& posed = player.posed(&camera);
-    for (const PosedObject& o : posed.objects) {
-      fnv.bytes(o.model.m, sizeof o.model.m);
-      for (const Mat4& m : o.palette) fnv.bytes(m.m, sizeof m.m);
-      fnv.value(o.sprite_frame);
-    }
-    for (const AnimationEvent& e : player.animation_events()) {
-      fnv.value(e.tick);
-      fnv.value(e.object.value);
-      fnv.value(e.sprite);
-      fnv.value(e.clip);
-      fnv.bytes(e.event.data(), e.event.size());
-    }
-    for (const AnimationError& e : player.animation_errors()) {
-      fnv.value(e.tick);
-      fnv.value(e.object.value);
-      fnv.value(e.error.code());
-    }
-    for (const float f : kFractions) {
-      EXPECT_TRUE(player.evaluate_render(f));
-      const Posed& frame = player.posed(&camera);
-      EXPECT_EQ(frame.fraction, f);
-      EXPECT_EQ(frame.tick, t);
-      for (const PosedObject& o : frame.objects) {
-        for (const Mat4& m : o.palette) sub.bytes(m.m, sizeof m.m);
-        for (const Mat4& m : o.previous_palette) sub.bytes(m.m, sizeof m.m);
-      }
-    }
-  }
+  fixture::Fnv sub;
+  const uint64_t h = player_golden::scripted_run(
+      pack, [&sub](ScenePlayer& player, const Camera& camera, int64_t t) {
+        for (const float f : kFractions) {
+          EXPECT_TRUE(player.evaluate_render(f));
+          const Posed& frame = player.posed(&camera);
+          EXPECT_EQ(frame.fraction, f);
+          EXPECT_EQ(frame.tick, t);
+          for (const PosedObject& o : frame.objects) {
+            for (const Mat4& m : o.palette) sub.bytes(m.m, sizeof m.m);
+            for (const Mat4& m : o.previous_palette) sub.bytes(m.m, sizeof m.m);
+          }
+        }
+      });
   *render = sub.h;
-  return fnv.h;
+  return h;
 }
 
 TEST(SubTickPlayer, RendersBetweenStepsLeaveTheGoldenRun) {
