@@ -80,6 +80,82 @@ Result<Atlas> Atlas::rects(Size image, std::vector<PixelRect> rects) {
   return Atlas(image, std::move(rects));
 }
 
+Result<Atlas> Atlas::create(Size image, std::vector<AtlasFrame> frames) {
+  std::vector<PixelRect> rects(frames.size());
+  for (size_t i = 0; i < frames.size(); ++i) rects[i] = frames[i].rect;
+  Result<Atlas> atlas = Atlas::rects(image, std::move(rects));
+  if (!atlas) return atlas;
+  bool placed = false;
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const PixelRect& r = frames[i].rect;
+    const FramePlacement& p = frames[i].placement;
+    const PixelRect& t = p.trimmed;
+    const uint32_t drawn_w = p.rotated ? r.height : r.width;
+    const uint32_t drawn_h = p.rotated ? r.width : r.height;
+    if (p.source.width == 0 || p.source.height == 0) {
+      return Error::make(ErrorCode::kBadAtlas, "frame %zu has a source size of %u x %u", i,
+                         p.source.width, p.source.height);
+    }
+    if (t.width != drawn_w || t.height != drawn_h) {
+      return Error::make(ErrorCode::kBadAtlas,
+                         "frame %zu is trimmed to %u x %u but its pixels are %u x %u%s", i,
+                         t.width, t.height, drawn_w, drawn_h, p.rotated ? " (rotated)" : "");
+    }
+    if (uint64_t{t.x} + t.width > p.source.width || uint64_t{t.y} + t.height > p.source.height) {
+      return Error::make(ErrorCode::kBadAtlas,
+                         "frame %zu's trimmed box (x %u, y %u, %u x %u) is not inside its "
+                         "source size %u x %u",
+                         i, t.x, t.y, t.width, t.height, p.source.width, p.source.height);
+    }
+    if (!std::isfinite(p.pivot_x) || !std::isfinite(p.pivot_y)) {
+      return Error::make(ErrorCode::kBadAtlas, "frame %zu's pivot is not finite", i);
+    }
+    const bool is_default = !p.rotated && t.x == 0 && t.y == 0 && p.source.width == r.width &&
+                            p.source.height == r.height &&
+                            p.pivot_x == static_cast<float>(r.width) * 0.5f &&
+                            p.pivot_y == static_cast<float>(r.height) * 0.5f;
+    placed = placed || !is_default;
+  }
+  if (placed) {
+    atlas->placements_.resize(frames.size());
+    for (size_t i = 0; i < frames.size(); ++i) atlas->placements_[i] = frames[i].placement;
+  }
+  bool named = false;
+  for (const AtlasFrame& f : frames) named = named || !f.name.empty();
+  if (named) {
+    atlas->names_.resize(frames.size());
+    for (size_t i = 0; i < frames.size(); ++i) atlas->names_[i] = std::move(frames[i].name);
+  }
+  return atlas;
+}
+
+Result<FramePlacement> Atlas::placement(uint32_t frame) const {
+  if (frame >= frame_count()) {
+    return Error::make(ErrorCode::kBadFrame, "frame %u of an atlas of %u", frame, frame_count());
+  }
+  if (!placements_.empty()) return placements_[frame];
+  const PixelRect& r = frames_[frame];
+  FramePlacement p;
+  p.source = {r.width, r.height};
+  p.trimmed = {0, 0, r.width, r.height};
+  p.pivot_x = static_cast<float>(r.width) * 0.5f;
+  p.pivot_y = static_cast<float>(r.height) * 0.5f;
+  return p;
+}
+
+std::string_view Atlas::name(uint32_t frame) const {
+  if (frame >= names_.size()) return {};
+  return names_[frame];
+}
+
+Result<SpriteDraw> Atlas::draw(uint32_t frame) const {
+  Result<UvRect> uv_rect = uv(frame);
+  if (!uv_rect) return uv_rect.error();
+  Result<FramePlacement> p = placement(frame);
+  if (!p) return p.error();
+  return SpriteDraw{frame, *uv_rect, *p};
+}
+
 Result<UvRect> Atlas::uv(uint32_t frame) const {
   if (frame >= frame_count()) {
     return Error::make(ErrorCode::kBadFrame, "frame %u of an atlas of %u", frame, frame_count());
@@ -127,6 +203,43 @@ Result<SpriteClip> SpriteClip::create(std::string name, std::vector<uint32_t> fr
   clip.fps_ = fps;
   clip.playback_ = playback;
   clip.events_ = std::move(events);
+  return clip;
+}
+
+Result<SpriteClip> SpriteClip::create_timed(std::string name, std::vector<uint32_t> frames,
+                                            std::vector<uint32_t> durations_ms,
+                                            Playback playback, bool reverse,
+                                            std::vector<FrameEvent> events) {
+  if (durations_ms.size() != frames.size()) {
+    return Error::make(ErrorCode::kInvalidArgument,
+                       "sprite clip '%s' has %zu frames but %zu durations", name.c_str(),
+                       frames.size(), durations_ms.size());
+  }
+  uint64_t total = 0;
+  for (size_t i = 0; i < durations_ms.size(); ++i) {
+    if (durations_ms[i] < 1 || durations_ms[i] > kMaxSpriteFrameMs) {
+      return Error::make(ErrorCode::kInvalidArgument,
+                         "sprite clip '%s' frame %zu lasts %u ms, not in [1, %u]", name.c_str(),
+                         i, durations_ms[i], kMaxSpriteFrameMs);
+    }
+    total += durations_ms[i];
+  }
+  if (total > kMaxSpriteClipMs) {
+    return Error::make(ErrorCode::kInvalidArgument,
+                       "sprite clip '%s' lasts %llu ms in all, over the limit of %llu",
+                       name.c_str(), static_cast<unsigned long long>(total),
+                       static_cast<unsigned long long>(kMaxSpriteClipMs));
+  }
+  // The average rate; frames.empty() is reported by create() below (total 0 then).
+  const float fps = total == 0 ? 1.0f
+                               : static_cast<float>(static_cast<double>(frames.size()) * 1000.0 /
+                                                    static_cast<double>(total));
+  Result<SpriteClip> clip = create(std::move(name), std::move(frames),
+                                   std::clamp(fps, kMinSpriteFps, kMaxSpriteFps), playback,
+                                   std::move(events));
+  if (!clip) return clip;
+  clip->durations_ms_ = std::move(durations_ms);
+  clip->reverse_ = reverse;
   return clip;
 }
 

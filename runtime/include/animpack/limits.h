@@ -25,6 +25,10 @@ inline constexpr double kMaxFadeSeconds = 3600.0;
 // lasts between kMinClipSeconds and kMaxClipSeconds).
 inline constexpr float kMinSpriteFps = 1.0f / 3600.0f;
 inline constexpr float kMaxSpriteFps = 10000.0f;
+// A timed sprite clip's frame lasts 1 ms to kMaxSpriteFrameMs (one hour), and the whole
+// clip at most kMaxSpriteClipMs (one day), so tick arithmetic stays in 64 bits.
+inline constexpr uint32_t kMaxSpriteFrameMs = 3600u * 1000u;
+inline constexpr uint64_t kMaxSpriteClipMs = uint64_t{24} * 3600u * 1000u;
 
 // Converts a double to an integer in [lo, hi] without undefined behaviour: values
 // outside the range (and +-inf) clamp to it, NaN gives lo. Every float-to-integer

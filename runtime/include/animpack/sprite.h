@@ -52,6 +52,39 @@ struct UvRect {
   float u0 = 0, v0 = 0, u1 = 0, v1 = 0;
 };
 
+// Where a frame's stored pixels go in the artist's picture, and its pivot (Step 7:
+// trimmed and rotated frames of Aseprite and TexturePacker sheets). A frame without a
+// placement is untrimmed, unrotated, with its pivot at the centre.
+//   source:   the untrimmed frame's size in pixels (the box the artist drew in)
+//   trimmed:  where the stored pixels go inside that box: x, y from the box's top-left,
+//             width x height as drawn (unrotated)
+//   rotated:  the stored pixels are the drawn ones turned 90 degrees clockwise, so the
+//             frame's PixelRect in the image is trimmed.height wide, trimmed.width high
+//   pivot_x, pivot_y: the pivot in source pixels from the box's top-left (may lie
+//             outside the box; finite)
+struct FramePlacement {
+  Size source;
+  PixelRect trimmed;
+  bool rotated = false;
+  float pivot_x = 0, pivot_y = 0;
+};
+
+// One frame of an atlas made by Atlas::create: its pixels in the image, its placement
+// and its name in the data file (may be empty).
+struct AtlasFrame {
+  PixelRect rect;
+  FramePlacement placement;
+  std::string name;
+};
+
+// What a draw of one frame needs: the stored pixels' texture rectangle and where they
+// go (Atlas::draw, SpritePlayer::draw).
+struct SpriteDraw {
+  uint32_t frame = 0;  // the atlas frame
+  UvRect uv;           // the stored pixels' texture rectangle (as Atlas::uv)
+  FramePlacement placement;
+};
+
 // Pixels between neighbouring grid cells and around the whole grid.
 struct GridSpacing {
   uint32_t spacing = 0;
@@ -72,6 +105,11 @@ class Atlas {
   // image, no rects, or a rect that is empty or not inside the image (the message names
   // the rect's index and bounds).
   static Result<Atlas> rects(Size image, std::vector<PixelRect> rects);
+  // Takes frames with placements and names (data-file atlases). Fails (kBadAtlas) as
+  // rects() does, and on a placement that does not fit its frame: a zero source size, a
+  // trimmed box not inside the source box, a trimmed size that is not the rect's size
+  // (turned for a rotated frame), or a pivot that is not finite.
+  static Result<Atlas> create(Size image, std::vector<AtlasFrame> frames);
 
   // The image's size.
   Size size() const { return size_; }
@@ -82,12 +120,24 @@ class Atlas {
   // The frame's texture rectangle [x/W, y/H, (x+w)/W, (y+h)/H] (v down: image rows from
   // the top). Fails (kBadFrame) when frame >= frame_count().
   Result<UvRect> uv(uint32_t frame) const;
+  // True when some frame has a placement other than the default one (made by create()).
+  bool has_placements() const { return !placements_.empty(); }
+  // The frame's placement: the stored one, or the default (untrimmed, unrotated, pivot at
+  // the centre) for grid and rects atlases. Fails (kBadFrame) when frame >= frame_count().
+  Result<FramePlacement> placement(uint32_t frame) const;
+  // The frame's name from the data file; empty for grid and rects atlases or when frame
+  // >= frame_count().
+  std::string_view name(uint32_t frame) const;
+  // uv() and placement() together. Fails (kBadFrame) when frame >= frame_count().
+  Result<SpriteDraw> draw(uint32_t frame) const;
 
  private:
   Atlas(Size size, std::vector<PixelRect> frames) : size_(size), frames_(std::move(frames)) {}
 
   Size size_;
   std::vector<PixelRect> frames_;
+  std::vector<FramePlacement> placements_;  // empty, or one per frame (create())
+  std::vector<std::string> names_;          // empty, or one per frame (create())
 };
 
 // A named mark on one frame of a sprite clip: `frame` is an index WITHIN the clip's
@@ -108,6 +158,15 @@ class SpriteClip {
   // by SpriteSheet::create.
   static Result<SpriteClip> create(std::string name, std::vector<uint32_t> frames, float fps,
                                    Playback playback, std::vector<FrameEvent> events = {});
+  // A clip whose frames each last their own time (Aseprite's per-frame durations):
+  // durations_ms has one entry per frame, each in [1, kMaxSpriteFrameMs] (limits.h), and
+  // the clip's total is at most kMaxSpriteClipMs. reverse plays the frame list last to
+  // first (Aseprite's "reverse"; with kPingPong, "pingpong_reverse"). fps() is then the
+  // average rate, frames * 1000 / total ms. Fails as create() above, and with
+  // kInvalidArgument for a durations list of another length or a duration out of range.
+  static Result<SpriteClip> create_timed(std::string name, std::vector<uint32_t> frames,
+                                         std::vector<uint32_t> durations_ms, Playback playback,
+                                         bool reverse, std::vector<FrameEvent> events = {});
 
   // The clip's name.
   const std::string& name() const { return name_; }
@@ -119,6 +178,10 @@ class SpriteClip {
   Playback playback() const { return playback_; }
   // All events, ordered by frame.
   std::span<const FrameEvent> events() const { return events_; }
+  // Per-frame durations in milliseconds (create_timed); empty for a clip at fps().
+  std::span<const uint32_t> durations_ms() const { return durations_ms_; }
+  // Whether the frame list plays last to first (create_timed).
+  bool reverse() const { return reverse_; }
   // The events on clip frame `frame` (a slice of events()); empty when it has none or
   // frame >= frames().size().
   std::span<const FrameEvent> events_at(uint32_t frame) const;
@@ -132,6 +195,8 @@ class SpriteClip {
   float fps_ = 0;
   Playback playback_ = Playback::kLoop;
   std::vector<FrameEvent> events_;
+  std::vector<uint32_t> durations_ms_;  // empty, or one per frame
+  bool reverse_ = false;
   std::vector<uint32_t> event_begin_;  // events on frame f: [event_begin_[f], [f + 1])
 };
 
@@ -229,6 +294,8 @@ class SpritePlayer {
   // The texture rectangle of frame(tick). Fails with kBadFrame when that frame is
   // outside the atlas (only possible for a still frame set out of range).
   Result<UvRect> uv(int64_t tick) const { return sheet_->atlas().uv(frame(tick)); }
+  // The texture rectangle and placement of frame(tick) (Atlas::draw).
+  Result<SpriteDraw> draw(int64_t tick) const { return sheet_->atlas().draw(frame(tick)); }
   // The playing clip's index, or -1 when idle.
   int clip() const { return clip_; }
   // The playback in force (meaningful while a clip plays).
