@@ -246,6 +246,37 @@ Result<GLuint> build_program(bool motion, const char* vertex, const char* fragme
   return program;
 }
 
+// Compiles and links the debug line program; on failure the log is in the error.
+Result<GLuint> build_line_program() {
+  GLuint program = glCreateProgram();
+  const char* stages[2][2] = {{shaders::kVersion, shaders::kLineVertex},
+                              {shaders::kVersion, shaders::kLineFragment}};
+  const GLenum kinds[2] = {GL_VERTEX_SHADER, GL_FRAGMENT_SHADER};
+  GLuint made[2] = {0, 0};
+  GLint status = GL_TRUE;
+  for (int i = 0; i < 2 && status == GL_TRUE; ++i) {
+    made[i] = glCreateShader(kinds[i]);
+    glShaderSource(made[i], 2, stages[i], nullptr);
+    glCompileShader(made[i]);
+    glGetShaderiv(made[i], GL_COMPILE_STATUS, &status);
+    glAttachShader(program, made[i]);
+  }
+  if (status == GL_TRUE) {
+    glLinkProgram(program);
+    glGetProgramiv(program, GL_LINK_STATUS, &status);
+  }
+  for (GLuint m : made) {
+    if (m == 0) continue;
+    glDetachShader(program, m);
+    glDeleteShader(m);
+  }
+  if (status != GL_TRUE) {
+    glDeleteProgram(program);
+    return Error::make(ErrorCode::kIo, "line program: does not compile or link");
+  }
+  return program;
+}
+
 struct DrawProgram {
   GLuint program = 0;
   GLint model = -1, previous_model = -1, view_proj = -1, previous_view_proj = -1;
@@ -441,6 +472,14 @@ struct Renderer::Impl {
   std::array<GLuint, 2 * kSamplerCount> samplers{};
   GLuint sprite_sampler = 0;
   GLint max_texture_size = 0;
+  // The debug lines: a program, its vertex array and buffer (grown by doubling), the
+  // staging floats (7 a vertex: position, colour; depth-tested lines first) and how many
+  // vertices of each kind.
+  GLuint line_program = 0, line_vao = 0, line_vbo = 0;
+  GLint line_view_proj = -1;
+  uint64_t line_bytes = 0;
+  std::vector<float> line_data;
+  uint32_t line_tested = 0, line_on_top = 0;
   std::vector<size_t> order;  // render's draw order (instance indices)
   std::vector<float> blend_keys;
   // The render target.
@@ -471,7 +510,9 @@ struct Renderer::Impl {
     for (Texture& t : textures) {
       if (t.used) glDeleteTextures(1, &t.texture);
     }
-    for (GLuint p : {ids.program, color.program, capture.program}) {
+    glDeleteVertexArrays(1, &line_vao);
+    glDeleteBuffers(1, &line_vbo);
+    for (GLuint p : {ids.program, color.program, capture.program, line_program}) {
       if (p != 0) glDeleteProgram(p);
     }
     store.destroy();
@@ -965,6 +1006,17 @@ Result<Renderer> Renderer::create(Context* context) {
   if (!capture) return capture.error();
   im.capture.program = *capture;
   for (DrawProgram* p : {&im.ids, &im.color, &im.capture}) p->locate();
+  Result<GLuint> lines = build_line_program();
+  if (!lines) return lines.error();
+  im.line_program = *lines;
+  im.line_view_proj = glGetUniformLocation(im.line_program, "u_view_proj");
+  glCreateVertexArrays(1, &im.line_vao);
+  glEnableVertexArrayAttrib(im.line_vao, 0);
+  glEnableVertexArrayAttrib(im.line_vao, 1);
+  glVertexArrayAttribFormat(im.line_vao, 0, 3, GL_FLOAT, GL_FALSE, 0);
+  glVertexArrayAttribFormat(im.line_vao, 1, 4, GL_FLOAT, GL_FALSE, 3 * sizeof(float));
+  glVertexArrayAttribBinding(im.line_vao, 0, 0);
+  glVertexArrayAttribBinding(im.line_vao, 1, 0);
 
   GLint64 max_block = 0;
   glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
@@ -1251,6 +1303,47 @@ Result<void> Renderer::set_poses(std::span<const InstancePose> poses) {
   return im.context->check_errors("set_poses");
 }
 
+Result<void> Renderer::set_lines(std::span<const DebugLine> lines) {
+  if (!impl_) return Error::make(ErrorCode::kInvalidArgument, "empty renderer");
+  if (auto r = impl_->current(); !r) return r;
+  if (lines.size() > kMaxDebugLines) {
+    return Error::make(ErrorCode::kInvalidArgument, "set_lines: %zu lines (at most %u)",
+                       lines.size(), kMaxDebugLines);
+  }
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const DebugLine& l = lines[i];
+    if (!finite(l.from) || !finite(l.to) || !finite(&l.color.x, 4)) {
+      return Error::make(ErrorCode::kInvalidArgument, "set_lines: line %zu is not finite", i);
+    }
+  }
+  Impl& im = *impl_;
+  im.line_data.clear();
+  im.line_tested = im.line_on_top = 0;
+  for (bool on_top : {false, true}) {
+    for (const DebugLine& l : lines) {
+      if (l.on_top != on_top) continue;
+      for (const Vec3& p : {l.from, l.to}) {
+        im.line_data.insert(im.line_data.end(),
+                            {p.x, p.y, p.z, l.color.x, l.color.y, l.color.z, l.color.w});
+      }
+      (on_top ? im.line_on_top : im.line_tested) += 2;
+    }
+  }
+  const uint64_t bytes = im.line_data.size() * sizeof(float);
+  if (bytes > im.line_bytes) {
+    if (im.line_vbo != 0) glDeleteBuffers(1, &im.line_vbo);
+    im.line_bytes = std::max<uint64_t>(bytes, 2 * im.line_bytes);
+    glCreateBuffers(1, &im.line_vbo);
+    glNamedBufferStorage(im.line_vbo, static_cast<GLsizeiptr>(im.line_bytes), nullptr,
+                         GL_DYNAMIC_STORAGE_BIT);
+    glVertexArrayVertexBuffer(im.line_vao, 0, im.line_vbo, 0, 7 * sizeof(float));
+  }
+  if (bytes > 0) {
+    glNamedBufferSubData(im.line_vbo, 0, static_cast<GLsizeiptr>(bytes), im.line_data.data());
+  }
+  return im.context->check_errors("set_lines");
+}
+
 Result<void> Renderer::render(const View& view) {
   if (!impl_) return Error::make(ErrorCode::kInvalidArgument, "empty renderer");
   if (auto r = impl_->current(); !r) return r;
@@ -1325,6 +1418,27 @@ Result<void> Renderer::render(const View& view) {
     glDepthMask(GL_TRUE);
     glDepthFunc(GL_LESS);
     im.draw_range(im.ids, first_blend, count);
+  }
+  if (im.line_tested + im.line_on_top > 0) {
+    // The debug lines: colour only, blended over in linear light, depth not written.
+    glNamedFramebufferDrawBuffers(im.fbo, 3, color_buffers);
+    glDisable(GL_CULL_FACE);
+    glDepthMask(GL_FALSE);
+    glDepthFunc(GL_LEQUAL);
+    glEnable(GL_FRAMEBUFFER_SRGB);
+    glEnable(GL_BLEND);
+    glBlendEquation(GL_FUNC_ADD);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glProgramUniformMatrix4fv(im.line_program, im.line_view_proj, 1, GL_FALSE, view_proj.m);
+    glUseProgram(im.line_program);
+    glBindVertexArray(im.line_vao);
+    if (im.line_tested > 0) glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(im.line_tested));
+    glDisable(GL_DEPTH_TEST);
+    if (im.line_on_top > 0) {
+      glDrawArrays(GL_LINES, static_cast<GLint>(im.line_tested),
+                   static_cast<GLsizei>(im.line_on_top));
+    }
+    glDisable(GL_BLEND);
   }
   glDisable(GL_FRAMEBUFFER_SRGB);
   glDepthMask(GL_TRUE);

@@ -380,4 +380,21 @@ void main() {
 }
 )glsl";
 
+const char* const kLineVertex = R"(
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in vec4 a_color;
+uniform mat4 u_view_proj;
+out vec4 v_color;
+void main() {
+  v_color = a_color;
+  gl_Position = u_view_proj * vec4(a_position, 1.0);
+}
+)";
+
+const char* const kLineFragment = R"(
+in vec4 v_color;
+layout(location = 0) out vec4 o_color;
+void main() { o_color = v_color; }
+)";
+
 }  // namespace animpack::gl::shaders

@@ -21,6 +21,9 @@ extern const char* const kColorFragment;
 // The capture program (transform feedback): skinned position, normal, tangent and the
 // position under the previous palette.
 extern const char* const kCaptureVertex;
+// The debug line program (after kVersion alone): world positions and linear colours.
+extern const char* const kLineVertex;
+extern const char* const kLineFragment;
 // Bytes per captured vertex (3 + 3 + 4 + 3 floats).
 inline constexpr int kCaptureStride = 52;
 

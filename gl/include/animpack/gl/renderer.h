@@ -208,6 +208,19 @@ struct View {
   float ambient = 0.3f;
 };
 
+// A world-space segment of the debug line batch (Renderer::set_lines): skeletons, boxes,
+// grids over the frame. color is linear RGBA (0..1), blended "over" what is drawn;
+// on_top draws it over everything, else it is depth-tested against the frame's surfaces.
+struct DebugLine {
+  Vec3 from;
+  Vec3 to;
+  Vec4 color{1, 1, 1, 1};
+  bool on_top = false;
+};
+
+// The most segments of one set_lines() call.
+inline constexpr uint32_t kMaxDebugLines = 1u << 20;
+
 // An RGBA8 image, rows top first.
 struct Image {
   uint32_t width = 0, height = 0;
@@ -298,6 +311,15 @@ class Renderer {
   // Weights are staged in a buffer that only grows: a frame like the last allocates
   // nothing.
   Result<void> set_poses(std::span<const InstancePose> poses);
+
+  // The debug lines every later render() draws (replacing those set before; empty: none),
+  // one pixel wide, after every instance, into the colour target only (ids, motion and
+  // depth are untouched): first the depth-tested ones (depth LEQUAL against the frame's
+  // opaque and MASK surfaces), then the on_top ones, each blended "over" in linear light
+  // like BLEND instances. kInvalidArgument for more than kMaxDebugLines segments or a
+  // non-finite end or colour (the lines set before are kept). The staging buffer only
+  // grows: a frame like the last allocates nothing.
+  Result<void> set_lines(std::span<const DebugLine> lines);
 
   // Draws every visible instance into the renderer's own target (resized to the view):
   // the ids/motion pass of the opaque and MASK instances (writing depth), their colour
