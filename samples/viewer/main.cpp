@@ -402,7 +402,7 @@ std::vector<gl::DebugLine> overlay_lines(App& app, const Posed& posed) {
     // The light's way, drawn into the box's centre from above it.
     const Vec3 centre{(s.lo.x + s.hi.x) * 0.5f, s.hi.y, (s.lo.z + s.hi.z) * 0.5f};
     const Vec3 d = normalize(light_direction(app));
-    const Vec3 from = centre - d * (extent * 0.35f);
+    const Vec3 from = centre - d * (extent * 0.25f);
     lines.push_back({from, centre, {1.0f, 0.9f, 0.3f, 1.0f}, true});
   }
   return lines;
@@ -531,12 +531,25 @@ void scene_panel(App& app, const std::string& pack_name, float width, float heig
       play_clip_index(app, id, static_cast<int>(i), app.crossfade);
     }
     if (const Rig* rig = app.player->rig(id)) {
-      ImGui::SameLine(width * 0.7f);
-      ImGui::TextDisabled("%.2f s", static_cast<double>(rig->clips()[i].duration()));
+      const Clip& c = rig->clips()[i];
+      ImGui::SameLine(width * 0.45f);
+      ImGui::TextDisabled("%s", c.additive() != AdditiveReference::kNone ? "additive" : "");
+      ImGui::SameLine(width * 0.72f);
+      ImGui::TextDisabled("%.2f s", static_cast<double>(c.duration()));
     }
   }
   ImGui::EndChild();
   ImGui::End();
+}
+
+void light_and_camera(App& app, float width) {
+  ImGui::PushItemWidth(width * 0.5f);
+  ImGui::SliderAngle("light turn", &app.light_yaw, -180.0f, 180.0f);
+  ImGui::SliderAngle("light pitch", &app.light_pitch, -89.0f, -5.0f);
+  ImGui::SliderFloat("ambient", &app.ambient, 0.0f, 1.0f);
+  ImGui::SliderAngle("camera turn", &app.yaw, -180.0f, 180.0f);
+  ImGui::SliderFloat("zoom", &app.zoom, 0.1f, 20.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  ImGui::PopItemWidth();
 }
 
 void inspector_panel(App& app, float x, float width, float height) {
@@ -598,14 +611,12 @@ void inspector_panel(App& app, float x, float width, float height) {
   ImGui::Checkbox("ground grid", &app.show_grid);
   ImGui::SameLine(width * 0.5f);
   ImGui::Checkbox("light", &app.show_light);
-  section("Light and camera");
-  ImGui::PushItemWidth(width * 0.55f);
-  ImGui::SliderAngle("light turn", &app.light_yaw, -180.0f, 180.0f);
-  ImGui::SliderAngle("light pitch", &app.light_pitch, -89.0f, -5.0f);
-  ImGui::SliderFloat("ambient", &app.ambient, 0.0f, 1.0f);
-  ImGui::SliderAngle("camera turn", &app.yaw, -180.0f, 180.0f);
-  ImGui::SliderFloat("zoom", &app.zoom, 0.1f, 20.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
-  ImGui::PopItemWidth();
+  ImGui::Spacing();
+  // Open from the start when there is room for it and the events below.
+  ImGui::SetNextItemOpen(height >= 700.0f, ImGuiCond_Once);
+  if (ImGui::CollapsingHeader("Light and camera")) {
+    light_and_camera(app, width);
+  }
   section("Frame time");
   const float last =
       app.frame_ms[(app.frame_index + app.frame_ms.size() - 1) % app.frame_ms.size()];
@@ -618,6 +629,7 @@ void inspector_panel(App& app, float x, float width, float height) {
                    {width - 16.0f, 36});
   section("Events");
   ImGui::BeginChild("events", {0, 0}, false);
+  if (app.events_log.empty()) ImGui::TextDisabled("none yet");
   for (const std::string& line : app.events_log) ImGui::TextUnformatted(line.c_str());
   if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY()) ImGui::SetScrollHereY(1.0f);
   ImGui::EndChild();
