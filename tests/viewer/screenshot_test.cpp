@@ -27,9 +27,11 @@ bool gl_disabled() {
   return v != nullptr && std::string(v) == "1";
 }
 
+// Runs a command, its output into ANIMPACK_TEST_OUT/<the running test's name>.log.
 int run(const std::string& command) {
-  const int status =
-      std::system((command + " > " ANIMPACK_TEST_OUT "/viewer_test.log 2>&1").c_str());
+  const std::string log = std::string(ANIMPACK_TEST_OUT "/") +
+                          ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".log";
+  const int status = std::system((command + " > " + log + " 2>&1").c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -70,11 +72,11 @@ TEST(ViewerScreenshot, ShowsThePanelsAndTheCharacters) {
   const std::string shot = ANIMPACK_TEST_OUT "/viewer_demo_tick30.png";
   std::filesystem::remove(shot);
   ASSERT_EQ(run(std::string(ANIMPACK_COOKER) + " cook " ANIMPACK_DEMO_SCENE " -o " + pack), 0)
-      << "see " ANIMPACK_TEST_OUT "/viewer_test.log";
+      << "see its log in " ANIMPACK_TEST_OUT;
   ASSERT_EQ(run(std::string(ANIMPACK_VIEWER) + " " + pack + " --screenshot " + shot +
                 " --tick 30 --size 960x540"),
             0)
-      << "see " ANIMPACK_TEST_OUT "/viewer_test.log";
+      << "see its log in " ANIMPACK_TEST_OUT;
   const Png png = read_png(shot);
   ASSERT_EQ(png.width, kWidth);
   ASSERT_EQ(png.height, kHeight);
