@@ -68,7 +68,8 @@ for preset in ci ci-clang asan; do
   ctest --preset "$preset" -j "$jobs"
 done
 
-# A game's build against the installed package: find_package(animpack) + animpack_cook.
+# A game's build against the installed package: find_package(animpack COMPONENTS runtime gl
+# trace), animpack_cook and its options, pkg-config, the installed schema and docs.
 echo "== package"
 bash scripts/package_test.sh build/ci
 
