@@ -98,8 +98,8 @@ Result<Atlas> Atlas::create(Size image, std::vector<AtlasFrame> frames) {
     }
     if (t.width != drawn_w || t.height != drawn_h) {
       return Error::make(ErrorCode::kBadAtlas,
-                         "frame %zu is trimmed to %u x %u but its pixels are %u x %u%s", i,
-                         t.width, t.height, drawn_w, drawn_h, p.rotated ? " (rotated)" : "");
+                         "frame %zu is trimmed to %u x %u but its pixels are %u x %u%s", i, t.width,
+                         t.height, drawn_w, drawn_h, p.rotated ? " (rotated)" : "");
     }
     if (uint64_t{t.x} + t.width > p.source.width || uint64_t{t.y} + t.height > p.source.height) {
       return Error::make(ErrorCode::kBadAtlas,
@@ -207,9 +207,8 @@ Result<SpriteClip> SpriteClip::create(std::string name, std::vector<uint32_t> fr
 }
 
 Result<SpriteClip> SpriteClip::create_timed(std::string name, std::vector<uint32_t> frames,
-                                            std::vector<uint32_t> durations_ms,
-                                            Playback playback, bool reverse,
-                                            std::vector<FrameEvent> events) {
+                                            std::vector<uint32_t> durations_ms, Playback playback,
+                                            bool reverse, std::vector<FrameEvent> events) {
   if (durations_ms.size() != frames.size()) {
     return Error::make(ErrorCode::kInvalidArgument,
                        "sprite clip '%s' has %zu frames but %zu durations", name.c_str(),
@@ -219,8 +218,8 @@ Result<SpriteClip> SpriteClip::create_timed(std::string name, std::vector<uint32
   for (size_t i = 0; i < durations_ms.size(); ++i) {
     if (durations_ms[i] < 1 || durations_ms[i] > kMaxSpriteFrameMs) {
       return Error::make(ErrorCode::kInvalidArgument,
-                         "sprite clip '%s' frame %zu lasts %u ms, not in [1, %u]", name.c_str(),
-                         i, durations_ms[i], kMaxSpriteFrameMs);
+                         "sprite clip '%s' frame %zu lasts %u ms, not in [1, %u]", name.c_str(), i,
+                         durations_ms[i], kMaxSpriteFrameMs);
     }
     total += durations_ms[i];
   }
@@ -234,9 +233,9 @@ Result<SpriteClip> SpriteClip::create_timed(std::string name, std::vector<uint32
   const float fps = total == 0 ? 1.0f
                                : static_cast<float>(static_cast<double>(frames.size()) * 1000.0 /
                                                     static_cast<double>(total));
-  Result<SpriteClip> clip = create(std::move(name), std::move(frames),
-                                   std::clamp(fps, kMinSpriteFps, kMaxSpriteFps), playback,
-                                   std::move(events));
+  Result<SpriteClip> clip =
+      create(std::move(name), std::move(frames), std::clamp(fps, kMinSpriteFps, kMaxSpriteFps),
+             playback, std::move(events));
   if (!clip) return clip;
   clip->durations_ms_ = std::move(durations_ms);
   clip->reverse_ = reverse;
