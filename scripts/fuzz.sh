@@ -18,7 +18,7 @@ work=build/fuzz/corpus
 rm -rf "$work"
 mkdir -p "$work/pack" "$work/gltf" "$work/scene"
 cp tests/data/packs/*.anpk "$work/pack/"
-./build/fuzz/compiler/animpack cook assets/demo/scene.toml -o "$work/pack/demo.anpk" >/dev/null
+./build/fuzz/cli/animpack cook assets/demo/scene.toml -o "$work/pack/demo.anpk" >/dev/null
 seed() {  # seed DIR FILE...: copies, numbered (files in different folders share names)
   local dir=$1 n=0 f
   shift

@@ -29,28 +29,28 @@ if [ "$mode" = demo ]; then
   build release animpack play_pack fox_walk
   mkdir -p out
   rm -rf out/frames
-  ./build/release/compiler/animpack cook assets/demo/scene.toml -o out/demo.anpk --depfile out/demo.anpk.d
-  ./build/release/compiler/animpack inspect out/demo.anpk
+  ./build/release/cli/animpack cook assets/demo/scene.toml -o out/demo.anpk --depfile out/demo.anpk.d
+  ./build/release/cli/animpack inspect out/demo.anpk
   ./build/release/samples/play_pack/play_pack out/demo.anpk --ticks 240 --every 10 -o out/frames
   # The contact sheet of the walking fox: a row per clip, traced like the frames.
-  ./build/release/compiler/animpack preview out/demo.anpk --object walker --frames 8 \
+  ./build/release/cli/animpack preview out/demo.anpk --object walker --frames 8 \
     -o out/frames/contact_sheet.png
   # The worked example (assets/character): a character with a state machine, a blend
   # space and layers, played by its script (walk, run, jump, wave, tire, idle); then two
   # filmstrips of it: walking at speed 1.5 with the wave over it, and the jump.
-  ./build/release/compiler/animpack cook assets/character/scene.toml -o out/character.anpk
-  ./build/release/compiler/animpack play out/character.anpk --ticks 600 \
+  ./build/release/cli/animpack cook assets/character/scene.toml -o out/character.anpk
+  ./build/release/cli/animpack play out/character.anpk --ticks 600 \
     --script assets/character/play.script
-  ./build/release/compiler/animpack preview out/character.anpk --object hero --frames 8 --size 200x240 \
+  ./build/release/cli/animpack preview out/character.anpk --object hero --frames 8 --size 200x240 \
     --set speed=1.5 --set wave=1 -o out/frames/character_walk_wave.png
-  ./build/release/compiler/animpack preview out/character.anpk --object hero --frames 8 --size 200x240 \
+  ./build/release/cli/animpack preview out/character.anpk --object hero --frames 8 --size 200x240 \
     --state jump -o out/frames/character_jump.png
   # Step 4's worked example (assets/fox): the Fox walking by its root motion, its head
   # aiming at a box the game moves. `play` runs its script (the IK targets in the fox's
   # space) and sums the motion; samples/fox_walk is the game (it moves the fox by its
   # motion and the box round its head) and writes 8 wide and 8 close frames, 320x180.
-  ./build/release/compiler/animpack cook assets/fox/scene.toml -o out/fox.anpk
-  ./build/release/compiler/animpack play out/fox.anpk --ticks 480 --script assets/fox/play.script \
+  ./build/release/cli/animpack cook assets/fox/scene.toml -o out/fox.anpk
+  ./build/release/cli/animpack play out/fox.anpk --ticks 480 --script assets/fox/play.script \
     | tail -n 3
   ./build/release/samples/fox_walk/fox_walk out/fox.anpk --ticks 240 --every 30 --size 320x180 \
     -o out/frames

@@ -23,60 +23,6 @@
 
 namespace animpack {
 
-const char* const kPlayUsage =
-    "usage: animpack play PACK.anpk --ticks N [--rate R] [--script FILE]\n"
-    "\n"
-    "Opens the pack, sets up its scene with the runtime's ScenePlayer (every object's\n"
-    "[object.animation] playing from tick 0) and steps ticks 0 to N-1. For each tick with\n"
-    "events, refused calls or script commands it prints the events, the refusals and each\n"
-    "animated object's pose (a hash of its palette bits, or its sprite frame); then a\n"
-    "summary with a hash of the whole run.\n"
-    "\n"
-    "  --ticks N       how many ticks to step (1 or more)\n"
-    "  --rate R        ticks per second (default 60)\n"
-    "  --script FILE   a regular file, one `TICK OBJECT COMMAND ARGS` per line:\n"
-    "                    TICK OBJECT play CLIP [OPTION...]\n"
-    "                    TICK OBJECT fade CLIP SECONDS [OPTION...]\n"
-    "                    TICK OBJECT blend CLIP WEIGHT\n"
-    "                    TICK OBJECT stop\n"
-    "                    TICK OBJECT set NAME VALUE      (a number, or true / false)\n"
-    "                    TICK OBJECT trigger NAME\n"
-    "                    TICK OBJECT state NAME [SECONDS]\n"
-    "                    TICK OBJECT ik_target SOLVER X Y Z  (object space)\n"
-    "                    TICK OBJECT ik_clear SOLVER\n"
-    "                    TICK OBJECT ik_pole SOLVER X Y Z\n"
-    "                    TICK OBJECT ik_weight SOLVER WEIGHT\n"
-    "                    TICK OBJECT ik_ground SOLVER HEIGHT [NX NY NZ]\n"
-    "                  OPTION: speed S, start SECONDS, loop, once, ping_pong,\n"
-    "                  blend CLIP WEIGHT, fade SECONDS; # starts a comment\n"
-    "\n"
-    "Objects whose root motion policy is accumulate give the motion they took over the run\n"
-    "(in their frame at tick 0, turned by their yaw as they go) before the summary.\n";
-
-const char* const kPoseUsage =
-    "usage: animpack pose PACK.anpk --object NAME --tick T [--fraction F] [--rate R]\n"
-    "                     [--json] [--set PARAMETER=VALUE]... [--state STATE]\n"
-    "\n"
-    "Plays the scene from tick 0 (the object's own [object.animation]) and prints the\n"
-    "object's pose at tick T: each joint's glTF node, local translation, rotation (x y z w)\n"
-    "and scale, world matrix and palette matrix (column-major), and each part's vertex\n"
-    "positions (morphed, then CPU-skinned or placed by its node) in the source accessor's\n"
-    "order, with each morph set's weights and a morphed part's morphed positions. With\n"
-    "--json, as one JSON object whose floats round-trip (%.9g). An object with states is\n"
-    "stepped from tick 0 (T at most 1000000), with --set and --state applied at tick 0,\n"
-    "and so is one whose root motion policy is accumulate: it also prints the motion taken\n"
-    "up to T. The pose is after the object's IK solvers.\n"
-    "\n"
-    "  --object NAME   the scene object\n"
-    "  --tick T        the tick (0 or more)\n"
-    "  --fraction F    the pose at T + F, F in [0, 1): the sub-tick pose a frame rendered\n"
-    "                  between ticks T and T + 1 shows (default 0: the tick's)\n"
-    "  --rate R        ticks per second (default 60)\n"
-    "  --json          JSON instead of text\n"
-    "  --set P=V       sets state machine parameter P at tick 0: a number (float), true or\n"
-    "                  false (bool; true fires a trigger); repeatable, in order\n"
-    "  --state STATE   starts the state machine in STATE at tick 0\n";
-
 namespace {
 
 constexpr int kExitOk = 0;
@@ -477,25 +423,6 @@ bool parse_setting(std::string_view text, MachineSettings::Parameter* out, std::
   }
   out->name = sv(text.substr(0, eq));
   out->value = sv(text.substr(eq + 1));
-  return true;
-}
-
-bool read_machine_flag(std::string_view flag, const char* value, MachineSettings* settings) {
-  if (flag == "--state") {
-    if (*value == '\0') {
-      std::fprintf(stderr, "animpack: --state takes a state name\n");
-      return false;
-    }
-    settings->state = value;
-    return true;
-  }
-  MachineSettings::Parameter p;
-  std::string error;
-  if (!parse_setting(value, &p, &error)) {
-    std::fprintf(stderr, "animpack: %s\n", error.c_str());
-    return false;
-  }
-  settings->parameters.push_back(std::move(p));
   return true;
 }
 
@@ -1030,81 +957,6 @@ Result<std::string> pose_json(const Pack& pack, std::string_view object, int64_t
 
 namespace {
 
-struct CommandLine {
-  std::vector<std::string> positional;
-  int64_t ticks = -1;
-  int64_t tick = -1;
-  float fraction = 0.0f;
-  int64_t rate = 60;
-  std::string script;
-  std::string object;
-  MachineSettings settings;
-  bool json = false;
-  bool help = false;
-};
-
-// Parses the options of play/pose; prints the problem and returns false on a usage error.
-bool parse_command_line(int argc, char** argv, bool pose, CommandLine& o) {
-  for (int i = 0; i < argc; ++i) {
-    const std::string_view a = argv[i];
-    auto value = [&]() -> const char* {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "animpack: %s needs a value\n", argv[i]);
-        return nullptr;
-      }
-      return argv[++i];
-    };
-    auto integer = [&](int64_t lo, int64_t hi, int64_t* out) {
-      const char* v = value();
-      if (v == nullptr) return false;
-      if (!parse_int(v, lo, hi, out)) {
-        std::fprintf(
-            stderr, "animpack: %s takes a whole number from %" PRId64 " to %" PRId64 ", not '%s'\n",
-            std::string(a).c_str(), lo, hi, v);
-        return false;
-      }
-      return true;
-    };
-    if (a == "-h" || a == "--help") {
-      o.help = true;
-    } else if (a == "--rate") {
-      if (!integer(1, 100000, &o.rate)) return false;
-    } else if (!pose && a == "--ticks") {
-      if (!integer(1, 100000000, &o.ticks)) return false;
-    } else if (!pose && a == "--script") {
-      const char* v = value();
-      if (v == nullptr) return false;
-      o.script = v;
-    } else if (pose && a == "--tick") {
-      if (!integer(0, 100000000, &o.tick)) return false;
-    } else if (pose && a == "--fraction") {
-      const char* v = value();
-      double f = 0.0;
-      if (v == nullptr) return false;
-      if (!parse_double(v, &f) || !(f >= 0.0 && f < 1.0) || static_cast<float>(f) >= 1.0f) {
-        std::fprintf(stderr, "animpack: --fraction takes a number in [0, 1), not '%s'\n", v);
-        return false;
-      }
-      o.fraction = static_cast<float>(f);
-    } else if (pose && a == "--object") {
-      const char* v = value();
-      if (v == nullptr) return false;
-      o.object = v;
-    } else if (pose && a == "--json") {
-      o.json = true;
-    } else if (pose && (a == "--set" || a == "--state")) {
-      const char* v = value();
-      if (v == nullptr || !read_machine_flag(a, v, &o.settings)) return false;
-    } else if (a.size() > 1 && a[0] == '-') {
-      std::fprintf(stderr, "animpack: unknown option '%s'\n", argv[i]);
-      return false;
-    } else {
-      o.positional.emplace_back(a);
-    }
-  }
-  return true;
-}
-
 int open_pack(const std::string& path, std::optional<Pack>* out) {
   Result<Pack> pack = Pack::open(path);
   if (!pack) {
@@ -1117,20 +969,7 @@ int open_pack(const std::string& path, std::optional<Pack>* out) {
 
 }  // namespace
 
-int play_main(int argc, char** argv) {
-  CommandLine o;
-  if (!parse_command_line(argc, argv, false, o)) {
-    std::fputs(kPlayUsage, stderr);
-    return kExitUsage;
-  }
-  if (o.help) {
-    std::fputs(kPlayUsage, stdout);
-    return kExitOk;
-  }
-  if (o.positional.size() != 1 || o.ticks < 0) {
-    std::fputs(kPlayUsage, stderr);
-    return kExitUsage;
-  }
+int play_command(const PlayCommandOptions& o) {
   std::vector<ScriptCommand> commands;
   if (!o.script.empty()) {
     // Only a regular file (a directory, FIFO or device would fail or block the read),
@@ -1164,9 +1003,9 @@ int play_main(int argc, char** argv) {
     commands = std::move(parsed.commands);
   }
   std::optional<Pack> pack;
-  if (const int status = open_pack(o.positional[0], &pack); status != kExitOk) return status;
+  if (const int status = open_pack(o.pack, &pack); status != kExitOk) return status;
   std::printf("play %s: %zu objects, %" PRId64 " ticks at %" PRId64 " Hz, %zu script commands\n",
-              o.positional[0].c_str(), pack->objects().size(), o.ticks, o.rate, commands.size());
+              o.pack.c_str(), pack->objects().size(), o.ticks, o.rate, commands.size());
   std::string report;
   Result<uint64_t> hash =
       run_play(*pack, {o.ticks, static_cast<int32_t>(o.rate)}, commands, &report);
@@ -1178,22 +1017,9 @@ int play_main(int argc, char** argv) {
   return kExitOk;
 }
 
-int pose_main(int argc, char** argv) {
-  CommandLine o;
-  if (!parse_command_line(argc, argv, true, o)) {
-    std::fputs(kPoseUsage, stderr);
-    return kExitUsage;
-  }
-  if (o.help) {
-    std::fputs(kPoseUsage, stdout);
-    return kExitOk;
-  }
-  if (o.positional.size() != 1 || o.object.empty() || o.tick < 0) {
-    std::fputs(kPoseUsage, stderr);
-    return kExitUsage;
-  }
+int pose_command(const PoseCommandOptions& o) {
   std::optional<Pack> pack;
-  if (const int status = open_pack(o.positional[0], &pack); status != kExitOk) return status;
+  if (const int status = open_pack(o.pack, &pack); status != kExitOk) return status;
   Result<Pose> pose =
       compute_pose(*pack, o.object, o.tick, static_cast<int32_t>(o.rate), o.settings, o.fraction);
   if (pose && o.json) {

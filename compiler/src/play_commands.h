@@ -1,7 +1,8 @@
 // `animpack play` and `animpack pose`: a pack's scene stepped by the runtime's ScenePlayer
 // from the command line, and one object's pose at one tick as JSON for comparison with
-// other glTF implementations. main.cpp dispatches to play_main / pose_main; the library
-// functions below are what the tests call.
+// other glTF implementations. cli/play.cpp parses the command lines into PlayCommandOptions and
+// PoseCommandOptions and calls play_command / pose_command; the library functions below are what
+// the tests call.
 //
 //   animpack::Result<animpack::Pack> pack = animpack::Pack::open("scene.anpk");
 //   animpack::ScriptParse script = animpack::parse_script(text, "moves.txt");
@@ -32,7 +33,7 @@
 // (reported at their tick), not script errors; an unknown object, command or option or a
 // malformed number is.
 //
-// pose and preview (preview_command.h) set up a state machine with `--set NAME=VALUE`
+// pose and preview (cli/play.cpp, cli/preview.cpp) set up a state machine with `--set NAME=VALUE`
 // (repeatable) and `--state STATE` for their --object, applied at tick 0 before it is
 // stepped: MachineSettings, apply_settings.
 #pragma once
@@ -103,10 +104,6 @@ struct MachineSettings {
 // Parses `NAME=VALUE` (one --set argument) into *out; false with a message when it has
 // no `=`, an empty name or a VALUE that is neither a number nor true / false.
 bool parse_setting(std::string_view text, MachineSettings::Parameter* out, std::string* error);
-
-// One `--set` or `--state` flag (`flag`) with its value into *settings, as pose and
-// preview take them; false after printing the problem to stderr.
-bool read_machine_flag(std::string_view flag, const char* value, MachineSettings* settings);
 
 // Applies `settings` to `object` at player.play_tick(): each parameter by its kind (a
 // float to its number, a bool to true / false, a trigger fired by true), then play_state
@@ -183,13 +180,33 @@ Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
 Result<std::string> pose_json(const Pack& pack, std::string_view object, int64_t tick, int32_t rate,
                               const MachineSettings& settings = {}, float fraction = 0.0f);
 
-// The commands: argv holds the arguments after "play" / "pose". Exit status: 0 done, 1 the
-// inputs have errors (a bad pack or script, an unknown object), 2 usage or I/O failure.
-int play_main(int argc, char** argv);
-int pose_main(int argc, char** argv);
+// `animpack play`: the pack at `pack` stepped `ticks` ticks (1 to 100000000) at `rate`
+// ticks a second (1 to 100000), with the play script in the file `script` ("": none; a
+// regular file of at most 64 MiB); the report on stdout, problems on stderr.
+struct PlayCommandOptions {
+  std::string pack;
+  int64_t ticks = 240;
+  int64_t rate = 60;
+  std::string script;
+};
 
-// The commands' usage texts (for `animpack --help` and `animpack play --help`).
-extern const char* const kPlayUsage;
-extern const char* const kPoseUsage;
+// `animpack pose`: `object`'s pose at `tick` (0 to 100000000) + `fraction` (in [0, 1)) at
+// `rate` (1 to 100000), with `settings` applied at tick 0, as text or (json) pose_json's
+// JSON on stdout.
+struct PoseCommandOptions {
+  std::string pack;
+  std::string object;
+  int64_t tick = 0;
+  float fraction = 0.0f;
+  int64_t rate = 60;
+  MachineSettings settings;
+  bool json = false;
+};
+
+// The commands over options already checked against the ranges above (cli/play.cpp does).
+// Exit status: 0 done, 1 the inputs have errors (a bad pack or script, an unknown object),
+// 2 I/O failure (a missing pack or script).
+int play_command(const PlayCommandOptions& options);
+int pose_command(const PoseCommandOptions& options);
 
 }  // namespace animpack

@@ -142,3 +142,51 @@ TEST_F(Cli, EverySubcommandHasHelpAndThereIsAVersion) {
 }
 
 }  // namespace
+
+namespace {
+
+// A usage error is one line on stderr naming the problem and the subcommand's --help,
+// exit 2, whichever of CLI11's errors or the command's own checks finds it.
+TEST_F(Cli, UsageErrorsAreOneLineNamingTheOptionAndTheHelp) {
+  const std::string scene = data("good.toml");
+  const struct {
+    std::string args, line;
+  } cases[] = {
+      {"cook " + scene + " -o x.anpk --frobnicate",
+       "animpack: unknown option '--frobnicate'; see animpack cook --help\n"},
+      {"cook " + scene + " -o", "animpack: --output needs a value; see animpack cook --help\n"},
+      {"cook " + scene, "animpack: -o OUT.anpk is needed; see animpack cook --help\n"},
+      {"check " + scene + " --format xml",
+       "animpack: unknown --format 'xml' (gcc, github or json); see animpack check --help\n"},
+      {"check " + scene + " " + scene,
+       "animpack: needs one SCENE.toml (2 given); see animpack check --help\n"},
+      {"inspect", "animpack: needs one PACK.anpk (0 given); see animpack inspect --help\n"},
+      {"play x.anpk --ticks 0",
+       "animpack: --ticks takes a whole number from 1 to 100000000, not '0'; see animpack play "
+       "--help\n"},
+      {"pose x.anpk --object a --tick -1",
+       "animpack: --tick takes a whole number from 0 to 100000000, not '-1'; see animpack pose "
+       "--help\n"},
+      {"preview x.anpk --object a -o x.png --frames 65",
+       "animpack: --frames takes a whole number from 1 to 64, not '65'; see animpack preview "
+       "--help\n"},
+      {"--frobnicate", "animpack: unknown option '--frobnicate'; see animpack --help\n"},
+  };
+  for (const auto& c : cases) {
+    const CliRun r = run(c.args);
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.output;
+    EXPECT_EQ(r.output, c.line) << c.args;
+  }
+}
+
+// Options come in any order and as --option=value; one given twice keeps its last value.
+TEST_F(Cli, OptionsComeInAnyOrderAndTheLastValueWins) {
+  const fs::path out = dir_ / "order.anpk";
+  const CliRun r = run("cook --output=" + (dir_ / "first.anpk").string() + " --no-compress " +
+                       data("good.toml") + " -o " + out.string());
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(fs::exists(out));
+  EXPECT_FALSE(fs::exists(dir_ / "first.anpk"));
+}
+
+}  // namespace

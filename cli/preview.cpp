@@ -1,13 +1,12 @@
 // `animpack preview PACK --object NAME [--clip C] [--frames K] [--size WxH] -o OUT.png`:
 // poses one object of a pack at evenly spaced ticks of its clips, traces each pose with
 // animpack::trace and lays the frames out as one labelled PNG (docs/cli.md).
-#include "preview_command.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,10 +25,12 @@
 #include "animpack/tracer/image.h"
 #include "animpack/tracer/render.h"
 #include "animpack/tracer/stage.h"
+#include "commands.h"
 #include "output_check.h"
 #include "play_commands.h"
 
-namespace animpack {
+namespace animpack::cli {
+namespace {
 
 const char* const kPreviewUsage =
     "usage: animpack preview PACK.anpk --object NAME [--clip C] [--frames K] [--size WxH]\n"
@@ -54,11 +55,6 @@ const char* const kPreviewUsage =
     "  --state STATE   starts the state machine in STATE at tick 0\n"
     "  -o, --output F  the PNG to write\n";
 
-namespace {
-
-constexpr int kExitOk = 0;
-constexpr int kExitErrors = 1;
-constexpr int kExitUsage = 2;
 constexpr int32_t kTickRate = 60;
 constexpr int kLabelHeight = 11;  // the strip above each row: 7-pixel glyphs, 2 above
 constexpr int64_t kMaxSheetPixels = int64_t{64} << 20;
@@ -75,7 +71,6 @@ struct PreviewOptions {
   MachineSettings settings;
   bool has_clip = false;
   int frames = 8, width = 160, height = 120, threads = 0;
-  bool help = false;
 };
 
 bool parse_int(std::string_view text, int lo, int hi, int* out) {
@@ -87,68 +82,6 @@ bool parse_int(std::string_view text, int lo, int hi, int* out) {
   }
   if (v < lo || v > hi) return false;
   *out = v;
-  return true;
-}
-
-bool parse(int argc, char** argv, PreviewOptions& o) {
-  for (int i = 0; i < argc; ++i) {
-    const std::string_view a = argv[i];
-    auto value = [&](const char* name) -> const char* {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "animpack: %s needs a value\n", name);
-        return nullptr;
-      }
-      return argv[++i];
-    };
-    if (a == "-h" || a == "--help") {
-      o.help = true;
-    } else if (a == "-o" || a == "--output") {
-      const char* v = value("-o");
-      if (!v) return false;
-      o.output = v;
-    } else if (a == "--object") {
-      const char* v = value("--object");
-      if (!v) return false;
-      o.object = v;
-    } else if (a == "--clip") {
-      const char* v = value("--clip");
-      if (!v) return false;
-      o.clip = v;
-      o.has_clip = true;
-    } else if (a == "--frames") {
-      const char* v = value("--frames");
-      if (!v) return false;
-      if (!parse_int(v, 1, 64, &o.frames)) {
-        std::fprintf(stderr, "animpack: --frames takes 1 to 64, not '%s'\n", v);
-        return false;
-      }
-    } else if (a == "--threads") {
-      const char* v = value("--threads");
-      if (!v) return false;
-      if (!parse_int(v, 0, 256, &o.threads)) {
-        std::fprintf(stderr, "animpack: --threads takes 0 to 256, not '%s'\n", v);
-        return false;
-      }
-    } else if (a == "--size") {
-      const char* v = value("--size");
-      if (!v) return false;
-      const std::string_view s = v;
-      const size_t x = s.find('x');
-      if (x == std::string_view::npos || !parse_int(s.substr(0, x), 16, 2048, &o.width) ||
-          !parse_int(s.substr(x + 1), 16, 2048, &o.height)) {
-        std::fprintf(stderr, "animpack: --size takes WxH, each 16 to 2048, not '%s'\n", v);
-        return false;
-      }
-    } else if (a == "--set" || a == "--state") {
-      const char* v = value(a == "--set" ? "--set" : "--state");
-      if (!v || !read_machine_flag(a, v, &o.settings)) return false;
-    } else if (a.size() > 1 && a[0] == '-') {
-      std::fprintf(stderr, "animpack: unknown option '%s'\n", argv[i]);
-      return false;
-    } else {
-      o.positional.emplace_back(a);
-    }
-  }
   return true;
 }
 
@@ -413,22 +346,13 @@ Result<void> add_ground(trace::TraceScene& scene, const trace::Aabb& bounds) {
   return ok();
 }
 
-}  // namespace
-
-int preview_command(int argc, char** argv) {
-  PreviewOptions o;
-  if (!parse(argc, argv, o)) {
-    std::fputs(kPreviewUsage, stderr);
-    return kExitUsage;
+int run_preview(const CLI::App& command, const PreviewOptions& o) {
+  if (o.positional.size() != 1) {
+    return usage_error(command,
+                       "needs one PACK.anpk (" + std::to_string(o.positional.size()) + " given)");
   }
-  if (o.help) {
-    std::fputs(kPreviewUsage, stdout);
-    return kExitOk;
-  }
-  if (o.positional.size() != 1 || o.object.empty() || o.output.empty()) {
-    std::fputs(kPreviewUsage, stderr);
-    return kExitUsage;
-  }
+  if (o.object.empty()) return usage_error(command, "--object NAME is needed");
+  if (o.output.empty()) return usage_error(command, "-o OUT.png is needed");
   const std::string& path = o.positional[0];
   // The PNG never replaces the pack it shows (or a folder, FIFO or device).
   if (std::string problem = output_problem(o.output, "PNG", {path}, nullptr, "");
@@ -459,10 +383,9 @@ int preview_command(int argc, char** argv) {
   std::vector<Row> rows;
   if (!o.settings.empty()) {
     if (o.has_clip) {
-      std::fprintf(stderr,
-                   "animpack: --clip shows a clip, --set and --state the state machine: give "
-                   "one or the other\n");
-      return kExitUsage;
+      return usage_error(command,
+                         "--clip shows a clip, --set and --state the state machine: give one "
+                         "or the other");
     }
     Result<Row> row = subject.state_row(*pack, o.settings, o.frames);
     if (!row) {
@@ -595,4 +518,47 @@ int preview_command(int argc, char** argv) {
   return kExitOk;
 }
 
-}  // namespace animpack
+// --size's value: WxH, each 16 to 2048.
+CLI::Validator frame_size() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const size_t x = text.find('x');
+        int w = 0, h = 0;
+        if (x != std::string::npos &&
+            parse_int(std::string_view(text).substr(0, x), 16, 2048, &w) &&
+            parse_int(std::string_view(text).substr(x + 1), 16, 2048, &h)) {
+          return "";
+        }
+        return "--size takes WxH, each 16 to 2048, not '" + printable(text) + "'";
+      },
+      "WxH");
+}
+
+}  // namespace
+
+void add_preview_command(CLI::App& app, int* status) {
+  CLI::App* sub = add_command(app, "preview", "traced filmstrips of an object's clips as one PNG",
+                              kPreviewUsage);
+  auto o = std::make_shared<PreviewOptions>();
+  sub->add_option("PACK", o->positional);
+  sub->add_option("-o,--output", o->output);
+  sub->add_option("--object", o->object);
+  sub->add_option_function<std::string>("--clip", [o](const std::string& clip) {
+    o->clip = clip;
+    o->has_clip = true;
+  });
+  sub->add_option("--frames", o->frames)->check(whole_number("--frames", 1, 64));
+  sub->add_option("--threads", o->threads)->check(whole_number("--threads", 0, 256));
+  sub->add_option_function<std::string>(
+         "--size",
+         [o](const std::string& size) {
+           const size_t x = size.find('x');
+           parse_int(std::string_view(size).substr(0, x), 16, 2048, &o->width);
+           parse_int(std::string_view(size).substr(x + 1), 16, 2048, &o->height);
+         })
+      ->check(frame_size());
+  add_machine_options(sub, &o->settings);
+  on_run(sub, status, [sub, o] { return run_preview(*sub, *o); });
+}
+
+}  // namespace animpack::cli

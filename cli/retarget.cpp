@@ -2,7 +2,7 @@
 // their joints (pair_joints, with humanoid maps read from TOML files), retargets SOURCE's
 // clips onto TARGET's skeleton (retarget_clip) and prints the pairing (--dry-run) or writes
 // a pack of TARGET's model with the retargeted clips and one object playing the first.
-#include "retarget_command.h"
+#include "animpack/compiler/retarget.h"
 
 #include <toml++/toml.h>
 
@@ -22,11 +22,12 @@
 #include "animpack/compiler/input_file.h"
 #include "animpack/compiler/mesh_bounds.h"
 #include "animpack/compiler/pack_writer.h"
-#include "animpack/compiler/retarget.h"
 #include "animpack/rig.h"
+#include "commands.h"
 #include "output_check.h"
 
-namespace animpack {
+namespace animpack::cli {
+namespace {
 
 const char* const kRetargetUsage =
     "usage: animpack retarget SOURCE TARGET [--humanoid-source FILE.toml]\n"
@@ -50,66 +51,35 @@ const char* const kRetargetUsage =
     "                           channels; write nothing\n"
     "  -o, --output FILE        the pack to write (needed without --dry-run)\n";
 
-namespace {
-
 namespace fs = std::filesystem;
-
-constexpr int kExitOk = 0;
-constexpr int kExitErrors = 1;
-constexpr int kExitUsage = 2;
 
 struct Args {
   std::string source, target, humanoid_source, humanoid_target, output;
   std::vector<std::string> clips;
   bool dry_run = false;
-  bool help = false;
 };
 
-int usage_error(const std::string& problem) {
-  std::fprintf(stderr, "animpack retarget: %s\n\n%s", problem.c_str(), kRetargetUsage);
-  return kExitUsage;
-}
-
-// Parses the arguments; "" on success, else the problem.
-std::string parse(int argc, char** argv, Args& a) {
-  std::vector<std::string> positional;
-  for (int i = 0; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    auto value = [&](std::string& into) -> std::string {
-      if (i + 1 >= argc) return std::string(arg) + " needs a value";
-      if (!into.empty()) return std::string(arg) + " is given twice";
-      into = argv[++i];
-      if (into.empty()) return std::string(arg) + " needs a non-empty value";
-      return "";
-    };
-    std::string problem;
-    if (arg == "-h" || arg == "--help") {
-      a.help = true;
-    } else if (arg == "--humanoid-source") {
-      problem = value(a.humanoid_source);
-    } else if (arg == "--humanoid-target") {
-      problem = value(a.humanoid_target);
-    } else if (arg == "-o" || arg == "--output") {
-      problem = value(a.output);
-    } else if (arg == "--clip") {
-      std::string name;
-      problem = value(name);
-      if (problem.empty()) {
-        if (std::find(a.clips.begin(), a.clips.end(), name) != a.clips.end()) {
-          return "--clip " + printable(name) + " is given twice";
-        }
-        a.clips.push_back(std::move(name));
-      }
-    } else if (arg == "--dry-run") {
-      a.dry_run = true;
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      return "unknown option '" + printable(arg) + "'";
-    } else {
-      positional.emplace_back(arg);
-    }
-    if (!problem.empty()) return problem;
+// The arguments as CLI11 collected them; "" when they make sense, else the problem.
+std::string check(const CLI::App& command, const std::vector<std::string>& positional, Args& a) {
+  const struct {
+    const char* name;   // as CLI11 knows the option
+    const char* shown;  // as the message names it
+    const std::string* value;
+  } singles[] = {{"--humanoid-source", "--humanoid-source", &a.humanoid_source},
+                 {"--humanoid-target", "--humanoid-target", &a.humanoid_target},
+                 {"--output", "-o", &a.output}};
+  for (const auto& single : singles) {
+    if (command.count(single.name) > 1) return std::string(single.shown) + " is given twice";
+    if (command.count(single.name) == 1 && single.value->empty())
+      return std::string(single.shown) + " needs a non-empty value";
   }
-  if (a.help) return "";
+  for (size_t i = 0; i < a.clips.size(); ++i) {
+    if (a.clips[i].empty()) return "--clip needs a non-empty value";
+    if (std::find(a.clips.begin(), a.clips.begin() + static_cast<std::ptrdiff_t>(i), a.clips[i]) !=
+        a.clips.begin() + static_cast<std::ptrdiff_t>(i)) {
+      return "--clip " + printable(a.clips[i]) + " is given twice";
+    }
+  }
   if (positional.size() != 2) {
     return "needs SOURCE and TARGET model files (" + std::to_string(positional.size()) + " given)";
   }
@@ -297,7 +267,7 @@ void print_clip(const Clip& clip, const RetargetedClip& r, const Skeleton& sourc
   for (const std::string& n : r.notes) std::fprintf(to, "  note: %s\n", printable(n).c_str());
 }
 
-int run(const Args& a) {
+int run(const CLI::App& command, const Args& a) {
   std::vector<fs::path> inputs;
   int status = kExitOk;
   std::optional<ImportedModel> source = load_model(a.source, "source", inputs, &status);
@@ -330,9 +300,9 @@ int run(const Args& a) {
     if (found < 0) {
       std::string names;
       for (const Clip& c : source_rig.clips()) names += (names.empty() ? "" : ", ") + c.name();
-      return usage_error(
-          "--clip " + printable(name) + ": " + printable(a.source) +
-          " has no such clip (its clips: " + (names.empty() ? "none" : printable(names)) + ")");
+      return usage_error(command, "--clip " + printable(name) + ": " + printable(a.source) +
+                                      " has no such clip (its clips: " +
+                                      (names.empty() ? "none" : printable(names)) + ")");
     }
     selected.push_back(found);
   }
@@ -419,16 +389,23 @@ int run(const Args& a) {
 
 }  // namespace
 
-int retarget_command(int argc, char** argv) {
-  Args a;
-  if (const std::string problem = parse(argc, argv, a); !problem.empty()) {
-    return usage_error(problem);
-  }
-  if (a.help) {
-    std::fputs(kRetargetUsage, stdout);
-    return kExitOk;
-  }
-  return run(a);
+void add_retarget_command(CLI::App& app, int* status) {
+  CLI::App* sub = add_command(app, "retarget", "SOURCE's clips on TARGET's skeleton: pairing, pack",
+                              kRetargetUsage);
+  auto a = std::make_shared<Args>();
+  auto positional = std::make_shared<std::vector<std::string>>();
+  sub->add_option("SOURCE TARGET", *positional);
+  sub->add_option("--humanoid-source", a->humanoid_source);
+  sub->add_option("--humanoid-target", a->humanoid_target);
+  sub->add_option("-o,--output", a->output);
+  sub->add_option("--clip", a->clips)->allow_extra_args(false);
+  sub->add_flag("--dry-run", a->dry_run);
+  on_run(sub, status, [sub, a, positional] {
+    if (const std::string problem = check(*sub, *positional, *a); !problem.empty()) {
+      return usage_error(*sub, problem);
+    }
+    return run(*sub, *a);
+  });
 }
 
-}  // namespace animpack
+}  // namespace animpack::cli

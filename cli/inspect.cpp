@@ -1,267 +1,26 @@
-// animpack: the command line. `animpack --help` lists the subcommands.
-// Exit status: 0 clean, 1 the inputs have errors, 2 usage or I/O failure.
-#include <sys/stat.h>
-
+// `animpack inspect`: what a pack holds, read through the runtime's Pack::open (verified
+// first). See docs/cli.md.
+#include <cstdint>
 #include <cstdio>
-#include <cstring>
-#include <exception>
-#include <filesystem>
-#include <new>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
-#include <string_view>
+#include <utility>
 #include <vector>
 
-#include "animpack/compiler/cook.h"
 #include "animpack/compiler/diagnostics.h"
-#include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
-#include "output_check.h"
-#include "play_commands.h"
-#include "preview_command.h"
-#include "retarget_command.h"
+#include "commands.h"
 
-#ifndef ANIMPACK_VERSION
-#define ANIMPACK_VERSION "0.0.0"
-#endif
-
-namespace animpack {
+namespace animpack::cli {
 namespace {
-
-namespace fs = std::filesystem;
-
-constexpr int kExitOk = 0;
-constexpr int kExitErrors = 1;
-constexpr int kExitUsage = 2;
-
-const char* const kUsage =
-    "usage: animpack <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  cook SCENE.toml -o OUT.anpk   check a scene and every asset it names, write one pack\n"
-    "  check SCENE.toml              every check of cook, no output file\n"
-    "  inspect PACK.anpk             what a pack holds\n"
-    "  play PACK.anpk --ticks N      step the scene: events and poses per tick [--script F]\n"
-    "  pose PACK.anpk --object NAME --tick T [--json]\n"
-    "                                one object's joints and vertices at a tick\n"
-    "  preview PACK.anpk --object NAME -o OUT.png\n"
-    "                                traced filmstrips of an object's clips as one PNG\n"
-    "  retarget SOURCE TARGET [-o OUT.anpk | --dry-run]\n"
-    "                                SOURCE's clips on TARGET's skeleton: pairing, pack\n"
-    "\n"
-    "  animpack <command> --help     the command's options\n"
-    "  animpack --version            the version\n"
-    "\n"
-    "exit status: 0 clean, 1 the inputs have errors, 2 usage or I/O failure\n";
-
-const char* const kCookUsage =
-    "usage: animpack cook SCENE.toml -o OUT.anpk [--depfile OUT.d] [--format gcc|github|json]\n"
-    "                     [--deny-warnings] [--no-compress]\n"
-    "\n"
-    "Reads the scene, checks every [[mesh]] glTF and sprite atlas it names and every\n"
-    "[object.animation] against them, and writes one pack. Diagnostics are reported as\n"
-    "file:line:col (gcc, on stderr), GitHub workflow commands (github, on stdout) or one\n"
-    "JSON object per line (json, on stdout). Nothing is written when there are errors (or\n"
-    "warnings with --deny-warnings); a previous pack is only ever replaced whole. An output\n"
-    "that is an input, the other output or not a regular file is refused (exit 2).\n"
-    "\n"
-    "  -o, --output FILE   the pack to write\n"
-    "  --depfile FILE      also write a Make/Ninja depfile naming every input read\n"
-    "  --format F          gcc (default), github or json\n"
-    "  --deny-warnings     treat warnings as errors (exit 1, no output)\n"
-    "  --no-compress       store blobs raw instead of LZ4\n";
-
-const char* const kCheckUsage =
-    "usage: animpack check SCENE.toml [--format gcc|github|json] [--deny-warnings]\n"
-    "\n"
-    "Every check of `animpack cook`, without writing anything.\n";
 
 const char* const kInspectUsage =
     "usage: animpack inspect PACK.anpk\n"
     "\n"
     "Opens and verifies a pack and lists its meshes, rigs with their joint and clip counts,\n"
     "clips with their durations, sprite sheets and objects with their animation.\n";
-
-struct Options {
-  std::vector<std::string> positional;
-  std::string output;
-  std::string depfile;
-  DiagnosticFormat format = DiagnosticFormat::kGcc;
-  bool deny_warnings = false;
-  bool compress = true;
-  bool help = false;
-};
-
-// Parses the options of cook/check/inspect; prints the problem and returns false on a
-// usage error.
-bool parse(int argc, char** argv, bool takes_output, Options& o) {
-  for (int i = 0; i < argc; ++i) {
-    const std::string_view a = argv[i];
-    auto value = [&](const char* name) -> const char* {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "animpack: %s needs a value\n", name);
-        return nullptr;
-      }
-      return argv[++i];
-    };
-    if (a == "-h" || a == "--help") {
-      o.help = true;
-    } else if (takes_output && (a == "-o" || a == "--output")) {
-      const char* v = value("-o");
-      if (!v) return false;
-      o.output = v;
-    } else if (takes_output && a == "--depfile") {
-      const char* v = value("--depfile");
-      if (!v) return false;
-      o.depfile = v;
-    } else if (a == "--format") {
-      const char* v = value("--format");
-      if (!v) return false;
-      const auto f = parse_diagnostic_format(v);
-      if (!f) {
-        std::fprintf(stderr, "animpack: unknown format '%s' (gcc, github or json)\n", v);
-        return false;
-      }
-      o.format = *f;
-    } else if (a == "--deny-warnings") {
-      o.deny_warnings = true;
-    } else if (takes_output && a == "--no-compress") {
-      o.compress = false;
-    } else if (a.size() > 1 && a[0] == '-') {
-      std::fprintf(stderr, "animpack: unknown option '%s'\n", argv[i]);
-      return false;
-    } else {
-      o.positional.emplace_back(a);
-    }
-  }
-  return true;
-}
-
-void print_diagnostics(const DiagnosticSink& sink, DiagnosticFormat format) {
-  const std::string text = format_diagnostics(sink, format);
-  std::fwrite(text.data(), 1, text.size(), format == DiagnosticFormat::kGcc ? stderr : stdout);
-}
-
-// Writes the pack and the depfile (when asked for) so that a failure leaves both previous
-// files as they were: both go to temporary files first; then the depfile is renamed, then
-// the pack (a new depfile beside an old pack only makes the build system cook again).
-std::string write_outputs(const Options& o, std::span<const uint8_t> pack, const std::string& dep) {
-  PendingFile pack_file, dep_file;
-  if (std::string err = pack_file.write(o.output, pack); !err.empty()) return err;
-  if (!o.depfile.empty()) {
-    const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(dep.data()), dep.size());
-    if (std::string err = dep_file.write(o.depfile, bytes); !err.empty()) return err;
-    if (std::string err = dep_file.commit(); !err.empty()) return err;
-  }
-  return pack_file.commit();
-}
-
-// An unexpected failure of cook or check as one E0003 diagnostic in the chosen format.
-int internal_error(const std::string& file, const std::string& what, DiagnosticFormat format) {
-  DiagnosticSink sink;
-  sink.report("E0003", file, 0, 0, what);
-  print_diagnostics(sink, format);
-  std::fprintf(stderr, "animpack: internal error; nothing written\n");
-  return kExitUsage;
-}
-
-int cook_or_check_inner(int argc, char** argv, bool cook, Options& o) {
-  if (!parse(argc, argv, cook, o)) {
-    std::fputs(cook ? kCookUsage : kCheckUsage, stderr);
-    return kExitUsage;
-  }
-  if (o.help) {
-    std::fputs(cook ? kCookUsage : kCheckUsage, stdout);
-    return kExitOk;
-  }
-  if (o.positional.size() != 1 || (cook && o.output.empty())) {
-    std::fputs(cook ? kCookUsage : kCheckUsage, stderr);
-    return kExitUsage;
-  }
-  const fs::path scene = o.positional[0];
-  if (const FileIdentity id = identity_of(scene); !id.exists || !id.regular) {
-    std::fprintf(stderr, "animpack: cannot read %s: %s\n", scene.string().c_str(),
-                 !id.exists ? "no such file" : (std::string("it is ") + id.kind).c_str());
-    return kExitUsage;
-  }
-  DiagnosticSink sink;
-  CookOutput out = cook_scene(scene, sink);
-  sink.sort();
-  print_diagnostics(sink, o.format);
-  const size_t errors = sink.error_count(), warnings = sink.warning_count();
-  for (const Diagnostic& d : sink.diagnostics()) {
-    if (d.code == "E0003") {  // the cooker failed, not the inputs
-      std::fprintf(stderr, "animpack: internal error; nothing written\n");
-      return kExitUsage;
-    }
-  }
-  if (errors > 0 || (o.deny_warnings && warnings > 0)) {
-    std::fprintf(stderr, "animpack: %s: %zu error(s), %zu warning(s)%s; %s\n",
-                 scene.string().c_str(), errors, warnings, errors == 0 ? " (--deny-warnings)" : "",
-                 cook ? "no pack written" : "check failed");
-    return kExitErrors;
-  }
-  size_t clips = 0;
-  for (const CookedRig& r : out.pack.rigs) clips += r.rig.clips().size();
-  if (!cook) {
-    std::fprintf(stderr,
-                 "animpack: %s: ok (%zu meshes, %zu rigs, %zu clips, %zu sprite sheets, %zu "
-                 "objects; %zu warning(s))\n",
-                 scene.string().c_str(), out.pack.meshes.size(), out.pack.rigs.size(), clips,
-                 out.pack.sheets.size(), out.pack.objects.size(), warnings);
-    return kExitOk;
-  }
-  // Nothing is written over an input, over a folder or device, or twice.
-  const fs::path output = o.output, depfile = o.depfile;
-  std::string problem = output_problem(output, "pack", out.inputs, nullptr, "");
-  if (problem.empty() && !o.depfile.empty()) {
-    problem = output_problem(depfile, "depfile", out.inputs, &output, "pack (-o)");
-  }
-  std::string dep;
-  if (problem.empty() && !o.depfile.empty()) {
-    std::optional<std::string> text = make_depfile(output, out.inputs, &problem);
-    if (text) dep = std::move(*text);
-  }
-  if (!problem.empty()) {
-    std::fprintf(stderr, "animpack: %s; nothing written\n", problem.c_str());
-    return kExitUsage;
-  }
-  const std::vector<uint8_t> bytes = write_pack(out.pack, {o.compress});
-  // Every pack cook writes opens and plays; one that does not is a cooker bug (E0901).
-  if (DiagnosticSink verify; !verify_pack(bytes, scene, verify)) {
-    print_diagnostics(verify, o.format);
-    std::fprintf(stderr, "animpack: %s: internal error; no pack written\n", scene.string().c_str());
-    return kExitErrors;
-  }
-  if (std::string err = write_outputs(o, bytes, dep); !err.empty()) {
-    std::fprintf(stderr, "animpack: %s\n", err.c_str());
-    return kExitUsage;
-  }
-  std::fprintf(stderr,
-               "animpack: cooked %s -> %s (%zu bytes): %zu meshes, %zu rigs, %zu clips, %zu "
-               "sprite sheets, %zu objects; %zu warning(s)\n",
-               scene.string().c_str(), o.output.c_str(), bytes.size(), out.pack.meshes.size(),
-               out.pack.rigs.size(), clips, out.pack.sheets.size(), out.pack.objects.size(),
-               warnings);
-  return kExitOk;
-}
-
-int cook_or_check(int argc, char** argv, bool cook) {
-  Options o;
-  try {
-    return cook_or_check_inner(argc, argv, cook, o);
-  } catch (const std::bad_alloc&) {
-    return internal_error(o.positional.empty() ? "animpack" : o.positional[0], "out of memory",
-                          o.format);
-  } catch (const std::exception& e) {
-    return internal_error(o.positional.empty() ? "animpack" : o.positional[0],
-                          std::string("internal error: ") + e.what(), o.format);
-  } catch (...) {
-    return internal_error(o.positional.empty() ? "animpack" : o.positional[0], "internal error",
-                          o.format);
-  }
-}
 
 const char* playback_text(Playback p) { return playback_name(p); }
 
@@ -403,27 +162,14 @@ void print_root_motion_and_ik(const ObjectAnimationInfo& a, const Rig& rig) {
   }
 }
 
-int inspect(int argc, char** argv) {
-  Options o;
-  if (!parse(argc, argv, false, o)) {
-    std::fputs(kInspectUsage, stderr);
-    return kExitUsage;
-  }
-  if (o.help) {
-    std::fputs(kInspectUsage, stdout);
-    return kExitOk;
-  }
-  if (o.positional.size() != 1) {
-    std::fputs(kInspectUsage, stderr);
-    return kExitUsage;
-  }
-  Result<Pack> pack = Pack::open(o.positional[0]);
+int inspect(const std::string& path) {
+  Result<Pack> pack = Pack::open(path);
   if (!pack) {
     std::fprintf(stderr, "animpack: %s\n", printable(pack.error().message()).c_str());
     return pack.error().code() == ErrorCode::kIo ? kExitUsage : kExitErrors;
   }
-  std::printf("pack %s: format %u, %zu bytes\n", printable(o.positional[0]).c_str(),
-              pack->format_version(), pack->bytes().size());
+  std::printf("pack %s: format %u, %zu bytes\n", printable(path).c_str(), pack->format_version(),
+              pack->bytes().size());
   // Identical vectors, strings and blobs are stored once (docs/pack-format.md, "Shared data").
   std::printf("shared: %llu bytes saved by storing identical data once\n",
               static_cast<unsigned long long>(pack->shared_bytes()));
@@ -610,52 +356,18 @@ int inspect(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace animpack
 
-namespace animpack {
-namespace {
-
-int dispatch(int argc, char** argv) {
-  if (argc < 2) {
-    std::fputs(kUsage, stderr);
-    return kExitUsage;
-  }
-  const std::string_view command = argv[1];
-  if (command == "--help" || command == "-h" || command == "help") {
-    std::fputs(kUsage, stdout);
-    return kExitOk;
-  }
-  if (command == "--version") {
-    std::printf("animpack %s (pack format %u)\n", ANIMPACK_VERSION, kPackFormatVersion);
-    return kExitOk;
-  }
-  if (command == "cook") return cook_or_check(argc - 2, argv + 2, true);
-  if (command == "check") return cook_or_check(argc - 2, argv + 2, false);
-  if (command == "inspect") return inspect(argc - 2, argv + 2);
-  if (command == "play") return play_main(argc - 2, argv + 2);
-  if (command == "pose") return pose_main(argc - 2, argv + 2);
-  if (command == "preview") return preview_command(argc - 2, argv + 2);
-  if (command == "retarget") return retarget_command(argc - 2, argv + 2);
-  std::fprintf(stderr, "animpack: unknown command '%s'\n\n%s", argv[1], kUsage);
-  return kExitUsage;
+void add_inspect_command(CLI::App& app, int* status) {
+  CLI::App* sub = add_command(app, "inspect", "what a pack holds", kInspectUsage);
+  auto positional = std::make_shared<std::vector<std::string>>();
+  sub->add_option("PACK", *positional);
+  on_run(sub, status, [sub, positional] {
+    if (positional->size() != 1) {
+      return usage_error(*sub,
+                         "needs one PACK.anpk (" + std::to_string(positional->size()) + " given)");
+    }
+    return inspect(positional->front());
+  });
 }
 
-}  // namespace
-}  // namespace animpack
-
-// Nothing escapes main: an unexpected failure is a message and exit status 2, never a
-// stack trace or std::terminate. A signal that ends a cook removes its temporary files.
-int main(int argc, char** argv) {
-  using namespace animpack;
-  install_temp_file_cleanup();
-  try {
-    return dispatch(argc, argv);
-  } catch (const std::bad_alloc&) {
-    std::fputs("animpack: out of memory\n", stderr);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "animpack: internal error: %s\n", e.what());
-  } catch (...) {
-    std::fputs("animpack: internal error\n", stderr);
-  }
-  return kExitUsage;
-}
+}  // namespace animpack::cli
