@@ -61,23 +61,27 @@ fi
 # Every test, three ways: g++ Release and clang++ Debug with warnings as errors, and g++
 # with AddressSanitizer + UndefinedBehaviorSanitizer. The golden hash test holds all
 # three to the same value.
+# Each stage prints how long the run has taken so far (CI's budget: docs/performance.md).
+started=$SECONDS
+stage() { echo "== $1 (at $(((SECONDS - started) / 60)) min $(((SECONDS - started) % 60)) s)"; }
 bash scripts/format.sh --check
 for preset in ci ci-clang asan; do
-  echo "== $preset"
+  stage "$preset"
   build "$preset"
   ctest --preset "$preset" -j "$jobs"
 done
 
 # A game's build against the installed package: find_package(animpack COMPONENTS runtime gl
 # trace), animpack_cook and its options, pkg-config, the installed schema and docs.
-echo "== package"
+stage package
 bash scripts/package_test.sh build/ci
 
 # The libFuzzer targets (Pack::open, the glTF reader), a bounded run each.
-echo "== fuzz"
-bash scripts/fuzz.sh "${ANIMPACK_FUZZ_SECONDS:-60}"
+stage fuzz
+bash scripts/fuzz.sh "${ANIMPACK_FUZZ_SECONDS:-30}"
 
 # The runtime alone (ANIMPACK_RUNTIME_ONLY) cross-compiled for aarch64, its tests and both
 # golden runs under qemu-user.
-echo "== aarch64"
+stage aarch64
 bash scripts/cross_aarch64.sh build/aarch64
+stage done
