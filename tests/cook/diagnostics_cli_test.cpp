@@ -1,6 +1,7 @@
-// `animpack check` for pipelines: the json format's pointer, source code and parent, and
-// the sarif format on stdout (tests/cook/validate_sarif.py validates it against the SARIF
-// 2.1.0 schema).
+// `animpack check` for pipelines: the json format's pointer, source code and parent, the
+// sarif format on stdout (tests/cook/validate_sarif.py validates it against the SARIF
+// 2.1.0 schema), and --color with NO_COLOR on a pipe and on a terminal (util-linux's
+// `script` gives the command a pseudo-terminal).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -17,6 +18,14 @@ namespace fs = std::filesystem;
 
 using animpack::fixture::CliRun;
 using Json = nlohmann::json;
+
+CliRun run(const std::string& args) { return animpack::fixture::run_cli(ANIMPACK_EXE, args); }
+
+// On a pseudo-terminal (`script`), with `env` before it (such as "NO_COLOR=1").
+CliRun run_on_terminal(const std::string& env, const std::string& args) {
+  return animpack::fixture::run_cli("env " + env + " script -qec",
+                                    "'" + std::string(ANIMPACK_EXE) + " " + args + "' /dev/null");
+}
 
 // Its stdout alone (stderr thrown away), so a document on stdout can be parsed whole.
 CliRun run_stdout(const std::string& args) {
@@ -65,6 +74,55 @@ TEST(DiagnosticsCli, SarifIsOneLogOnStdoutWithTheNoteAsARelatedLocation) {
     EXPECT_EQ(result["relatedLocations"][0]["physicalLocation"]["region"]["startLine"], 5);
   }
   EXPECT_EQ(errors, 2u) << r.output;
+}
+
+constexpr const char* kRedError = "\033[1;31merror:\033[0m";
+
+TEST(DiagnosticsCli, ColorAlwaysColoursTheGccFormatEvenThroughAPipe) {
+  const CliRun r = run("check --color always " + data("unknown_clip.toml"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find(kRedError), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\033[1;32m^\033[0m"), std::string::npos) << r.output;
+}
+
+TEST(DiagnosticsCli, AutoAndNeverDoNotColourAPipe) {
+  for (const char* mode : {"", "--color auto ", "--color never "}) {
+    const CliRun r = run(std::string("check ") + mode + data("unknown_clip.toml"));
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.output.find('\033'), std::string::npos) << mode << r.output;
+  }
+}
+
+TEST(DiagnosticsCli, AutoColoursATerminalUnlessNoColorIsSetAndNonEmpty) {
+  const std::string scene = data("unknown_clip.toml"), args = "check " + scene;
+  EXPECT_NE(run_on_terminal("-u NO_COLOR", args).output.find(kRedError), std::string::npos);
+  EXPECT_NE(run_on_terminal("NO_COLOR=", args).output.find(kRedError), std::string::npos)
+      << "an empty NO_COLOR is unset";
+  const CliRun no_color = run_on_terminal("NO_COLOR=1", args);
+  EXPECT_NE(no_color.output.find("error:"), std::string::npos) << no_color.output;
+  EXPECT_EQ(no_color.output.find('\033'), std::string::npos) << no_color.output;
+  EXPECT_EQ(run_on_terminal("-u NO_COLOR", "check --color never " + scene).output.find('\033'),
+            std::string::npos);
+  EXPECT_NE(run_on_terminal("NO_COLOR=1", "check --color always " + scene).output.find(kRedError),
+            std::string::npos)
+      << "--color always wins over NO_COLOR";
+}
+
+TEST(DiagnosticsCli, ColourNeverReachesTheMachineFormats) {
+  for (const char* format : {"github", "json", "sarif"}) {
+    const CliRun r = run(std::string("check --color always --format ") + format + " " +
+                         data("unknown_clip.toml"));
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.output.find('\033'), std::string::npos) << format << r.output;
+  }
+}
+
+TEST(DiagnosticsCli, ColorTakesAutoAlwaysOrNever) {
+  const CliRun r = run("check --color sometimes " + data("good.toml"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output,
+            "animpack: unknown --color 'sometimes' (auto, always or never); see animpack check "
+            "--help\n");
 }
 
 }  // namespace
