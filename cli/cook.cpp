@@ -24,24 +24,29 @@ namespace {
 namespace fs = std::filesystem;
 
 const char* const kCookUsage =
-    "usage: animpack cook SCENE.toml -o OUT.anpk [--depfile OUT.d] [--format gcc|github|json]\n"
+    "usage: animpack cook SCENE.toml -o OUT.anpk [--depfile OUT.d]\n"
+    "                     [--format gcc|github|json|sarif] [--color auto|always|never]\n"
     "                     [--deny-warnings] [--no-compress]\n"
     "\n"
     "Reads the scene, checks every [[mesh]] glTF and sprite atlas it names and every\n"
     "[object.animation] against them, and writes one pack. Diagnostics are reported as\n"
-    "file:line:col (gcc, on stderr), GitHub workflow commands (github, on stdout) or one\n"
-    "JSON object per line (json, on stdout). Nothing is written when there are errors (or\n"
-    "warnings with --deny-warnings); a previous pack is only ever replaced whole. An output\n"
-    "that is an input, the other output or not a regular file is refused (exit 2).\n"
+    "file:line:col (gcc, on stderr), GitHub workflow commands (github, on stdout), one\n"
+    "JSON object per line (json, on stdout) or one SARIF 2.1.0 log (sarif, on stdout).\n"
+    "Nothing is written when there are errors (or warnings with --deny-warnings); a\n"
+    "previous pack is only ever replaced whole. An output that is an input, the other\n"
+    "output or not a regular file is refused (exit 2).\n"
     "\n"
     "  -o, --output FILE   the pack to write\n"
     "  --depfile FILE      also write a Make/Ninja depfile naming every input read\n"
-    "  --format F          gcc (default), github or json\n"
+    "  --format F          gcc (default), github, json or sarif\n"
+    "  --color WHEN        colour the gcc format: auto (default: when stderr is a terminal\n"
+    "                      and NO_COLOR is unset or empty), always or never\n"
     "  --deny-warnings     treat warnings as errors (exit 1, no output)\n"
     "  --no-compress       store blobs raw instead of LZ4\n";
 
 const char* const kCheckUsage =
-    "usage: animpack check SCENE.toml [--format gcc|github|json] [--deny-warnings]\n"
+    "usage: animpack check SCENE.toml [--format gcc|github|json|sarif]\n"
+    "                      [--color auto|always|never] [--deny-warnings]\n"
     "\n"
     "Every check of `animpack cook`, without writing anything.\n";
 
@@ -50,12 +55,14 @@ struct Options {
   std::string output;
   std::string depfile;
   DiagnosticFormat format = DiagnosticFormat::kGcc;
+  DiagnosticStyle style;  // colour, from --color and the terminal (use_color_on_stderr)
   bool deny_warnings = false;
   bool no_compress = false;
 };
 
-void print_diagnostics(const DiagnosticSink& sink, DiagnosticFormat format) {
-  const std::string text = format_diagnostics(sink, format);
+void print_diagnostics(const DiagnosticSink& sink, DiagnosticFormat format,
+                       DiagnosticStyle style = {}) {
+  const std::string text = format_diagnostics(sink, format, style);
   std::fwrite(text.data(), 1, text.size(), format == DiagnosticFormat::kGcc ? stderr : stdout);
 }
 
@@ -97,7 +104,7 @@ int cook_or_check_inner(const CLI::App& command, bool cook, Options& o) {
   DiagnosticSink sink;
   CookOutput out = cook_scene(scene, sink);
   sink.sort();
-  print_diagnostics(sink, o.format);
+  print_diagnostics(sink, o.format, o.style);
   const size_t errors = sink.error_count(), warnings = sink.warning_count();
   for (const Diagnostic& d : sink.diagnostics()) {
     if (d.code == "E0003") {  // the cooker failed, not the inputs
@@ -139,7 +146,7 @@ int cook_or_check_inner(const CLI::App& command, bool cook, Options& o) {
   const std::vector<uint8_t> bytes = write_pack(out.pack, {!o.no_compress});
   // Every pack cook writes opens and plays; one that does not is a cooker bug (E0901).
   if (DiagnosticSink verify; !verify_pack(bytes, scene, verify)) {
-    print_diagnostics(verify, o.format);
+    print_diagnostics(verify, o.format, o.style);
     std::fprintf(stderr, "animpack: %s: internal error; no pack written\n", scene.string().c_str());
     return kExitErrors;
   }
@@ -171,14 +178,24 @@ int cook_or_check(const CLI::App& command, bool cook, Options& o) {
   }
 }
 
-// --format's value: gcc, github or json.
+// --format's value: gcc, github, json or sarif.
 CLI::Validator diagnostic_format() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
         if (parse_diagnostic_format(text)) return "";
-        return "unknown --format '" + printable(text) + "' (gcc, github or json)";
+        return "unknown --format '" + printable(text) + "' (gcc, github, json or sarif)";
       },
-      "gcc|github|json");
+      "gcc|github|json|sarif");
+}
+
+// --color's value: auto, always or never.
+CLI::Validator color_mode() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (parse_color_mode(text)) return "";
+        return "unknown --color '" + printable(text) + "' (auto, always or never)";
+      },
+      "auto|always|never");
 }
 
 // cook (with an output) or check (without).
@@ -188,6 +205,7 @@ void add_cook_or_check(CLI::App& app, int* status, bool cook) {
            : add_command(app, "check", "every check of cook, no output file", kCheckUsage);
   auto o = std::make_shared<Options>();
   auto format = std::make_shared<std::string>("gcc");
+  auto color = std::make_shared<std::string>("auto");
   sub->add_option("SCENE", o->positional);
   if (cook) {
     sub->add_option("-o,--output", o->output);
@@ -195,9 +213,11 @@ void add_cook_or_check(CLI::App& app, int* status, bool cook) {
     sub->add_flag("--no-compress", o->no_compress);
   }
   sub->add_option("--format", *format)->check(diagnostic_format());
+  sub->add_option("--color", *color)->check(color_mode());
   sub->add_flag("--deny-warnings", o->deny_warnings);
-  on_run(sub, status, [sub, o, format, cook] {
+  on_run(sub, status, [sub, o, format, color, cook] {
     o->format = *parse_diagnostic_format(*format);
+    o->style.color = use_color_on_stderr(*parse_color_mode(*color));
     return cook_or_check(*sub, cook, *o);
   });
 }

@@ -17,8 +17,10 @@ packages=(
   # the viewer: Dear ImGui (its GLFW and OpenGL 3 backends are compiled from the package's
   # sources), CLI11 for its command line, DejaVu Sans for its panels (optional at run time)
   libimgui-dev libcli11-dev fonts-dejavu-core
-  # tests, benchmarks, sanitizers
+  # tests, benchmarks, sanitizers; python3-jsonschema validates the SARIF output, bsdutils'
+  # `script` gives the colour tests a terminal
   googletest libgtest-dev libgmock-dev libbenchmark-dev libclang-rt-14-dev
+  python3 python3-jsonschema bsdutils
   # the aarch64 cross build of the runtime (scripts/cross_aarch64.sh): the cross compiler,
   # qemu-user and the runtime's libraries for arm64 (Debian multiarch)
   g++-aarch64-linux-gnu qemu-user-static

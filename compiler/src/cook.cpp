@@ -37,6 +37,7 @@ struct LoadedFile {
   std::string shown;      // the path as first named (scene folder / file), for messages
   std::string failure;    // why it cannot be read at all ("" when it was read)
   int errors = 0;         // errors inside the file (reported there, once)
+  int last_error = -1;    // the sink index of the last of them, the parent of the notes
   const char* what = "";  // "does not load" or "cannot be imported", for the note
   std::optional<ImportedModel> model;  // when it imported without errors
   ClipPool pool;                       // its rig and clips, when the model has a rig
@@ -94,8 +95,8 @@ class Cooker : public ClipSourceHost {
   }
 
  private:
-  void at(std::string_view code, SourcePos pos, std::string message) {
-    sink_.report(code, file_, pos.line, pos.col, std::move(message));
+  size_t at(std::string_view code, SourcePos pos, std::string message) {
+    return sink_.report(code, file_, pos.line, pos.col, std::move(message));
   }
 
   // --- Model files and meshes. ---
@@ -118,9 +119,17 @@ class Cooker : public ClipSourceHost {
       return nullptr;
     }
     if (!f.ok()) {
-      sink_.add({"E0201", Severity::kNote, file_, pos.line, pos.col,
-                 "mesh " + quote(mesh.name) + " names " + f.shown + ", which " + f.what + " (" +
-                     std::to_string(f.errors) + " error" + (f.errors == 1 ? "" : "s") + " above)"});
+      // A note of the file's last error, so it is printed after the file's errors.
+      Diagnostic note{"E0201",
+                      Severity::kNote,
+                      file_,
+                      pos.line,
+                      pos.col,
+                      "mesh " + quote(mesh.name) + " names " + f.shown + ", which " + f.what +
+                          " (" + std::to_string(f.errors) + " error" + (f.errors == 1 ? "" : "s") +
+                          " above)"};
+      note.parent = f.last_error;
+      sink_.add(std::move(note));
       return nullptr;
     }
     return &f;
@@ -170,7 +179,7 @@ class Cooker : public ClipSourceHost {
       std::string where = issue.pointer.empty()
                               ? (issue.offset >= 0 ? "byte " + std::to_string(issue.offset) : "")
                               : issue.pointer;
-      add_in_file(f.shown, issue.error, where, issue.message, issue.code, f.errors);
+      add_in_file(f, issue.error, where, issue.pointer, issue.message, issue.code);
     }
     if (f.errors > 0) {
       f.what = "does not load";
@@ -189,12 +198,19 @@ class Cooker : public ClipSourceHost {
       if (issue.note) {
         // Something the import made (generated normals or tangents): a note naming the
         // mesh and the primitive, in the glTF file.
-        sink_.add({"W0301", Severity::kNote, f.shown, 0, 0,
-                   "mesh " + quote(mesh.name) + ": " + issue.pointer + ": " + issue.message + " [" +
-                       issue.code + "]"});
+        Diagnostic note{"W0301",
+                        Severity::kNote,
+                        f.shown,
+                        0,
+                        0,
+                        "mesh " + quote(mesh.name) + ": " + issue.pointer + ": " + issue.message +
+                            " [" + issue.code + "]"};
+        note.pointer = issue.pointer;
+        note.source_code = issue.code;
+        sink_.add(std::move(note));
         continue;
       }
-      add_in_file(f.shown, issue.error, issue.pointer, issue.message, issue.code, f.errors);
+      add_in_file(f, issue.error, issue.pointer, issue.pointer, issue.message, issue.code);
     }
     if (f.errors > 0 || !model.ok()) {
       f.what = "cannot be imported";
@@ -566,14 +582,25 @@ class Cooker : public ClipSourceHost {
     return false;
   }
 
-  // A glTF problem in its own file: E0201 (error) or W0301 (warning), "pointer: message
-  // [READER_CODE]".
-  void add_in_file(const std::string& file, bool error, const std::string& where,
-                   const std::string& message, const std::string& code, int& errors) {
+  // A glTF problem in its own file (f.shown): E0201 (error, counted in f) or W0301
+  // (warning), "where: message [READER_CODE]", with the JSON pointer and the reader's code
+  // as fields too.
+  void add_in_file(LoadedFile& f, bool error, const std::string& where, const std::string& pointer,
+                   const std::string& message, const std::string& code) {
     std::string text = (where.empty() ? "" : where + ": ") + message + " [" + code + "]";
-    if (error) ++errors;
-    sink_.add({error ? "E0201" : "W0301", error ? Severity::kError : Severity::kWarning, file, 0, 0,
-               std::move(text)});
+    Diagnostic d{error ? "E0201" : "W0301",
+                 error ? Severity::kError : Severity::kWarning,
+                 f.shown,
+                 0,
+                 0,
+                 std::move(text)};
+    d.pointer = pointer;
+    d.source_code = code;
+    const size_t index = sink_.add(std::move(d));
+    if (error) {
+      ++f.errors;
+      f.last_error = static_cast<int>(index);
+    }
   }
 
   const Rig* rig_of(const LoadedMesh& m) const {
@@ -874,12 +901,13 @@ class Cooker : public ClipSourceHost {
   // E0213 at `pos` for root motion or IK on a mesh without a rig, with a note at the
   // scene's [[mesh]].
   void no_rig(const SceneObject& object, SourcePos pos, std::string_view what) {
-    at("E0213", pos,
-       std::string(what) + " moves the joints of a rig, and mesh " + object.mesh + " of object " +
-           quote(object.name) + " has none (no skin and no animated nodes)");
+    const size_t error =
+        at("E0213", pos,
+           std::string(what) + " moves the joints of a rig, and mesh " + object.mesh +
+               " of object " + quote(object.name) + " has none (no skin and no animated nodes)");
     if (const SceneMesh* m = find_mesh(scene_, object.mesh)) {
-      sink_.add({"E0213", Severity::kNote, file_, m->pos.line, m->pos.col,
-                 "mesh " + quote(m->name) + " (" + m->file + ") is declared here"});
+      sink_.add_note(error, "E0213", file_, m->pos.line, m->pos.col,
+                     "mesh " + quote(m->name) + " (" + m->file + ") is declared here");
     }
   }
 

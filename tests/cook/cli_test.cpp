@@ -157,7 +157,8 @@ TEST_F(Cli, UsageErrorsAreOneLineNamingTheOptionAndTheHelp) {
       {"cook " + scene + " -o", "animpack: --output needs a value; see animpack cook --help\n"},
       {"cook " + scene, "animpack: -o OUT.anpk is needed; see animpack cook --help\n"},
       {"check " + scene + " --format xml",
-       "animpack: unknown --format 'xml' (gcc, github or json); see animpack check --help\n"},
+       "animpack: unknown --format 'xml' (gcc, github, json or sarif); see animpack check "
+       "--help\n"},
       {"check " + scene + " " + scene,
        "animpack: needs one SCENE.toml (2 given); see animpack check --help\n"},
       {"inspect", "animpack: needs one PACK.anpk (0 given); see animpack inspect --help\n"},

@@ -120,6 +120,62 @@ TEST(BadCookScene, AGltfProblemAlsoNotesTheSceneKeyThatNamedTheFile) {
   EXPECT_TRUE(note);
 }
 
+TEST(BadCookScene, AGltfErrorCarriesItsPointerAndReaderCodeAndTheSceneNoteFollowsIt) {
+  DiagnosticSink sink;
+  (void)cook_scene(data("invalid_gltf.toml"), sink);
+  sink.sort();
+  const std::vector<Diagnostic>& all = sink.diagnostics();
+  int last_error = -1;
+  size_t notes = 0;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const Diagnostic& d = all[i];
+    if (d.severity == Severity::kError) {
+      EXPECT_EQ(d.code, "E0201");
+      EXPECT_EQ(d.pointer, "/animations/0/samplers/0/input") << d.message;
+      EXPECT_EQ(d.source_code, "ACCESSOR_ANIMATION_INPUT_NEGATIVE") << d.message;
+      EXPECT_NE(d.message.find("[" + d.source_code + "]"), std::string::npos) << d.message;
+      EXPECT_EQ(d.parent, -1);
+      last_error = static_cast<int>(i);
+    } else if (d.severity == Severity::kNote) {
+      ++notes;
+      EXPECT_EQ(d.parent, last_error) << "the note belongs to the file's last error";
+      EXPECT_EQ(static_cast<int>(i), last_error + 1) << "and follows it";
+      EXPECT_EQ(d.line, 7);
+    }
+  }
+  EXPECT_GE(last_error, 0);
+  EXPECT_EQ(notes, 1u);
+}
+
+TEST(BadCookScene, RootMotionWithoutARigNotesTheMeshUnderEachError) {
+  DiagnosticSink sink;
+  (void)cook_scene(data("root_motion_without_rig.toml"), sink);
+  sink.sort();
+  std::vector<std::string> got;
+  for (const Diagnostic& d : sink.diagnostics()) {
+    got.push_back(d.code + " " + severity_name(d.severity) + " " + std::to_string(d.line) + " " +
+                  std::to_string(d.parent));
+  }
+  // First the note that the triangle got normals (in its own file), then each error with
+  // its note at the [[mesh]] (line 5) right after it.
+  EXPECT_EQ(got, (std::vector<std::string>{"W0301 note 0 -1", "E0213 error 12 -1", "E0213 note 5 1",
+                                           "E0213 error 14 -1", "E0213 note 5 3"}));
+}
+
+TEST(Cook, AGeneratedStreamsNoteCarriesThePrimitivesPointerAndTheImportCode) {
+  DiagnosticSink sink;
+  (void)cook_scene(data("good.toml"), sink);
+  size_t notes = 0;
+  for (const Diagnostic& d : sink.diagnostics()) {
+    if (d.severity != Severity::kNote) continue;
+    ++notes;
+    EXPECT_EQ(d.source_code, "NORMALS_GENERATED");
+    EXPECT_EQ(d.pointer.rfind("/meshes/", 0), 0u) << d.pointer;
+    EXPECT_EQ(d.parent, -1) << "a note of its own";
+  }
+  EXPECT_EQ(notes, 2u);
+}
+
 // The notes of a cook: the streams the import generated ("NORMALS_GENERATED" ...), one
 // line "file code" each; anything but a note is returned too, so "clean" means notes only.
 std::vector<std::string> notes_and_problems(const DiagnosticSink& sink) {

@@ -124,7 +124,8 @@ TEST(DiagnosticFormat, GithubIsAWorkflowCommand) {
 TEST(DiagnosticFormat, JsonIsOneObjectALine) {
   EXPECT_EQ(format_diagnostic(clip_diagnostic(), DiagnosticFormat::kJson),
             "{\"file\":\"scene.toml\",\"line\":3,\"column\":8,\"severity\":\"error\","
-            "\"code\":\"E0202\",\"message\":\"mesh walker has no clip Jog\"}\n");
+            "\"code\":\"E0202\",\"message\":\"mesh walker has no clip "
+            "Jog\",\"pointer\":\"\",\"source_code\":\"\",\"parent\":null}\n");
 }
 
 TEST(DiagnosticFormat, JsonEscapesQuotesNewlinesAndControlCharacters) {
@@ -137,7 +138,8 @@ TEST(DiagnosticFormat, JsonEscapesQuotesNewlinesAndControlCharacters) {
   EXPECT_EQ(format_diagnostic(d, DiagnosticFormat::kJson),
             "{\"file\":\"C:\\\\art\\\\\\\"x\\\".gltf\",\"line\":1,\"column\":1,"
             "\"severity\":\"warning\",\"code\":\"W0301\","
-            "\"message\":\"say \\\"hi\\\"\\nthen\\ttab \\u0001 é \xEF\xBF\xBD end\"}\n");
+            "\"message\":\"say \\\"hi\\\"\\nthen\\ttab \\u0001 é \xEF\xBF\xBD "
+            "end\",\"pointer\":\"\",\"source_code\":\"\",\"parent\":null}\n");
   EXPECT_EQ(json_escape("\r\b\f\x7f"), "\\r\\b\\f\\u007f");
   EXPECT_EQ(json_escape("\xC0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD") << "an overlong form";
   EXPECT_EQ(json_escape("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD") << "a surrogate";
@@ -148,7 +150,9 @@ TEST(DiagnosticFormat, NamesParse) {
   EXPECT_EQ(parse_diagnostic_format("gcc"), DiagnosticFormat::kGcc);
   EXPECT_EQ(parse_diagnostic_format("github"), DiagnosticFormat::kGithub);
   EXPECT_EQ(parse_diagnostic_format("json"), DiagnosticFormat::kJson);
-  EXPECT_EQ(parse_diagnostic_format("sarif"), std::nullopt);
+  EXPECT_EQ(parse_diagnostic_format("sarif"), DiagnosticFormat::kSarif);
+  EXPECT_EQ(parse_diagnostic_format("SARIF"), std::nullopt);
+  EXPECT_EQ(parse_diagnostic_format("xml"), std::nullopt);
 }
 
 TEST(DiagnosticFormat, AWholeSceneRunPrintsEveryProblemInSourceOrder) {
@@ -204,7 +208,7 @@ TEST(DiagnosticFormat, GccAndGithubEscapeNulControlsDelAndInvalidUtf8) {
   EXPECT_EQ(format_diagnostic(d, DiagnosticFormat::kJson),
             "{\"file\":\"a\\u0000b\\u001b[2J.toml\",\"line\":1,\"column\":0,\"severity\":"
             "\"error\",\"code\":\"E0201\",\"message\":\"mesh 'x\\u0000y\\u007f\xEF\xBF\xBD"
-            "\xC2\x85é\\tz' ends here\"}\n");
+            "\xC2\x85é\\tz' ends here\",\"pointer\":\"\",\"source_code\":\"\",\"parent\":null}\n");
 }
 
 TEST(DiagnosticFormat, GccEscapesTheSourceLineAndKeepsTheCaretUnderTheColumn) {

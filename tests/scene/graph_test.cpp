@@ -570,7 +570,7 @@ TEST(SceneGraph, ANewDiagnosticPrintsInEveryFormat) {
   EXPECT_EQ(format_diagnostics(sink, DiagnosticFormat::kJson),
             "{\"file\":\"hero.toml\",\"line\":23,\"column\":1,\"severity\":\"error\",\"code\":"
             "\"E0147\",\"message\":\"" +
-                message + "\"}\n");
+                message + "\",\"pointer\":\"\",\"source_code\":\"\",\"parent\":null}\n");
   // A warning too.
   DiagnosticSink warn;
   parse_scene(machine("[object.animation.states.lost]\nclip = \"Lost\"\n"), "hero.toml", warn);

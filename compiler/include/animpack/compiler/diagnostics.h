@@ -1,7 +1,8 @@
 // Cooker diagnostics (STYLE E3): every problem the cooker finds becomes a Diagnostic with a
 // stable code from kDiagnosticCodes, a severity, a file and a 1-based line and column. A
 // stage reports into a DiagnosticSink and carries on (nothing exits midway); the sink
-// sorts them into source order and prints them in one of three formats.
+// sorts them into source order, keeping notes with the diagnostic they belong to, and prints
+// them in one of four formats (gcc, github, json, sarif), gcc optionally in colour.
 //
 //   animpack::DiagnosticSink sink;
 //   sink.add_source("scene.toml", text);                       // for the source line
@@ -45,6 +46,18 @@ struct Diagnostic {
   int line = 0;
   int col = 0;
   std::string message;  // one sentence for people, no trailing period; tests assert codes
+  // Where in a JSON file (a glTF) the problem lies: an RFC 6901 JSON pointer such as
+  // "/animations/0/samplers/0", or "" (none: the place is file:line:col). The message says
+  // it too, for the gcc and github formats; json and sarif also give it as a field.
+  std::string pointer = {};
+  // The code of the tool that found the problem when it was not the cooker's own check:
+  // the glTF reader's or the import's issue code (kGltfIssueCodes, e.g.
+  // "ACCESSOR_TOO_LONG"), or "". Also at the end of the message, in brackets.
+  std::string source_code = {};
+  // For a note that says more about another diagnostic: that diagnostic's index in
+  // DiagnosticSink::diagnostics() (always lower than the note's own; sort() keeps it right).
+  // -1 for every other diagnostic, standalone notes included.
+  int parent = -1;
 };
 
 // A stable diagnostic code and what it means. The table below is the single source of the
@@ -496,14 +509,24 @@ class DiagnosticSink {
   // The text given for `file`, or nullptr.
   const std::string* source(std::string_view file) const;
 
-  // Adds a diagnostic as it is.
-  void add(Diagnostic diagnostic);
-  // Adds a diagnostic with the severity kDiagnosticCodes gives `code`. `code` must be in
-  // the table (asserted; an unknown code is reported as an error).
-  void report(std::string_view code, std::string_view file, int line, int col, std::string message);
+  // Adds a diagnostic as it is and returns its index in diagnostics(). A `parent` that is
+  // not the index of an earlier diagnostic is made -1.
+  size_t add(Diagnostic diagnostic);
+  // Adds a diagnostic with the severity kDiagnosticCodes gives `code` and returns its
+  // index. `code` must be in the table (asserted; an unknown code is reported as an error).
+  size_t report(std::string_view code, std::string_view file, int line, int col,
+                std::string message);
+  // Adds a note that belongs to diagnostic `parent` (an index add() or report() returned):
+  // it is printed right after it (after its earlier notes) in every format, and in SARIF it
+  // is one of the parent's relatedLocations. Returns the note's index. A `parent` that is
+  // not an earlier index gives a standalone note.
+  size_t add_note(size_t parent, std::string_view code, std::string_view file, int line, int col,
+                  std::string message);
 
   // Sorts by (file, line, col), stably: diagnostics at one place keep the order they were
-  // reported in. Call once a stage (or the whole run) is done.
+  // reported in. A note with a parent moves with it and follows it (its notes in the order
+  // they were added), wherever the note points; parent indices are renumbered to match.
+  // Call once a stage (or the whole run) is done.
   void sort();
   // The diagnostics, in report order or, after sort(), in source order.
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
@@ -523,11 +546,34 @@ class DiagnosticSink {
 enum class DiagnosticFormat {
   kGcc,     // path:line:col: error: message [E0102], the source line and a caret line
   kGithub,  // ::error file=path,line=14,col=9,title=E0102::message (GitHub workflow command)
-  kJson,    // one JSON object a line: file, line, column, severity, code, message
+  kJson,    // one JSON object a line: file, line, column, severity, code, message, pointer,
+            // source_code, parent
+  kSarif,   // one SARIF 2.1.0 log (a JSON document) for all the diagnostics
 };
 
-// "gcc", "github" or "json"; std::nullopt for anything else.
+// "gcc", "github", "json" or "sarif"; std::nullopt for anything else.
 std::optional<DiagnosticFormat> parse_diagnostic_format(std::string_view name);
+
+// How the gcc format is printed. color: ANSI escape sequences as GCC and Clang print them
+// (bold path:line:col, bold red `error`, bold magenta `warning`, bold cyan `note`, a bold
+// green caret); the other formats never colour.
+struct DiagnosticStyle {
+  bool color = false;
+};
+
+// The command line's --color: auto (the default), always, never.
+enum class ColorMode { kAuto, kAlways, kNever };
+
+// "auto", "always" or "never"; std::nullopt for anything else.
+std::optional<ColorMode> parse_color_mode(std::string_view name);
+
+// The colour rule: kAlways colours, kNever does not, and kAuto colours when the output is
+// a terminal and NO_COLOR (https://no-color.org: `no_color` is its value, nullptr when
+// unset) is unset or empty.
+bool use_color(ColorMode mode, bool terminal, const char* no_color);
+
+// use_color() for diagnostics written to stderr: isatty(2) and getenv("NO_COLOR").
+bool use_color_on_stderr(ColorMode mode);
 
 // One diagnostic in `format`, ending in a newline. For kGcc, `source` is the text of the
 // diagnostic's file (or nullptr): when it has the line, the line follows, then a caret
@@ -537,16 +583,31 @@ std::optional<DiagnosticFormat> parse_diagnostic_format(std::string_view name);
 //                  |        ^
 //   kGithub: ::error file=scene.toml,line=14,col=9,title=E0202::mesh walker has no clip Jog
 //   kJson:   {"file":"scene.toml","line":14,"column":9,"severity":"error","code":"E0202",
-//             "message":"mesh walker has no clip Jog"}   (on one line)
+//             "message":"mesh walker has no clip Jog","pointer":"","source_code":"",
+//             "parent":null}   (on one line)
 // Without a line (0), kGcc prints `path: error: ...` and kGithub leaves out line and col;
-// kJson always has every key (0 for unknown). Warnings print `warning` (GitHub
-// `::warning`), notes `note` (GitHub `::notice`).
+// kJson always has every key (0 for an unknown line or column, "" for no pointer or source
+// code, null for no parent, else the parent's index: its line among the lines printed by
+// format_diagnostics). Warnings print `warning` (GitHub `::warning`), notes `note` (GitHub
+// `::notice`). kSarif gives a SARIF log holding this one diagnostic (see
+// format_diagnostics). `style` applies to kGcc only.
 std::string format_diagnostic(const Diagnostic& diagnostic, DiagnosticFormat format,
-                              const std::string* source = nullptr);
+                              const std::string* source = nullptr, DiagnosticStyle style = {});
 
 // Every diagnostic of the sink in its current order (sort() first for source order),
-// with the sink's sources for the GCC format.
-std::string format_diagnostics(const DiagnosticSink& sink, DiagnosticFormat format);
+// with the sink's sources for the GCC format. kSarif is one SARIF 2.1.0 log
+// (docs/cli.md): one run whose tool.driver is animpack with its version and the rules
+// (kDiagnosticCodes entries) the results use; one result per diagnostic that is not a
+// note with a parent (ruleId, ruleIndex, level, message, a physicalLocation with the file
+// as a relative URI reference and the line and column when known, the JSON pointer as a
+// logicalLocation and in properties), that diagnostic's notes as its relatedLocations;
+// the files as the run's artifacts. Columns are Unicode code points (columnKind).
+std::string format_diagnostics(const DiagnosticSink& sink, DiagnosticFormat format,
+                               DiagnosticStyle style = {});
+
+// `path` as a URI reference for SARIF's artifactLocation.uri: every byte but ASCII letters,
+// digits, `-._~/!$&'()*+,;=@` percent-encoded (so a space is %20, `:` %3A, `\` %5C).
+std::string sarif_uri(std::string_view path);
 
 // `text` with every character that is not printable written as \xNN, one for each byte:
 // ASCII control characters (NUL included) except those in `keep`, DEL, the C1 controls
