@@ -36,13 +36,20 @@ std::string lower_extension(const fs::path& file) {
 
 const char* mode_name(GltfPrimitiveMode mode) {
   switch (mode) {
-    case GltfPrimitiveMode::kPoints: return "POINTS";
-    case GltfPrimitiveMode::kLines: return "LINES";
-    case GltfPrimitiveMode::kLineLoop: return "LINE_LOOP";
-    case GltfPrimitiveMode::kLineStrip: return "LINE_STRIP";
-    case GltfPrimitiveMode::kTriangles: return "TRIANGLES";
-    case GltfPrimitiveMode::kTriangleStrip: return "TRIANGLE_STRIP";
-    case GltfPrimitiveMode::kTriangleFan: return "TRIANGLE_FAN";
+    case GltfPrimitiveMode::kPoints:
+      return "POINTS";
+    case GltfPrimitiveMode::kLines:
+      return "LINES";
+    case GltfPrimitiveMode::kLineLoop:
+      return "LINE_LOOP";
+    case GltfPrimitiveMode::kLineStrip:
+      return "LINE_STRIP";
+    case GltfPrimitiveMode::kTriangles:
+      return "TRIANGLES";
+    case GltfPrimitiveMode::kTriangleStrip:
+      return "TRIANGLE_STRIP";
+    case GltfPrimitiveMode::kTriangleFan:
+      return "TRIANGLE_FAN";
   }
   return "TRIANGLES";
 }
@@ -143,11 +150,11 @@ void describe_gltf(const fs::path& file, ModelInfo& info) {
         p.triangles = n >= 3 ? n - 2 : 0;
       }
       const std::pair<const char*, bool> attributes[] = {
-          {"POSITION", !prim.positions.empty()},   {"NORMAL", !prim.normals.empty()},
-          {"TANGENT", !prim.tangents.empty()},     {"TEXCOORD_0", !prim.texcoords0.empty()},
+          {"POSITION", !prim.positions.empty()},    {"NORMAL", !prim.normals.empty()},
+          {"TANGENT", !prim.tangents.empty()},      {"TEXCOORD_0", !prim.texcoords0.empty()},
           {"TEXCOORD_1", !prim.texcoords1.empty()}, {"COLOR_0", !prim.colors.empty()},
-          {"JOINTS_0", !prim.joints.empty()},      {"WEIGHTS_0", !prim.weights.empty()},
-          {"JOINTS_1", !prim.joints1.empty()},     {"WEIGHTS_1", !prim.weights1.empty()}};
+          {"JOINTS_0", !prim.joints.empty()},       {"WEIGHTS_0", !prim.weights.empty()},
+          {"JOINTS_1", !prim.joints1.empty()},      {"WEIGHTS_1", !prim.weights1.empty()}};
       for (const auto& [name, present] : attributes) {
         if (present) p.attributes.emplace_back(name);
       }
@@ -178,7 +185,8 @@ void describe_gltf(const fs::path& file, ModelInfo& info) {
     }
     info.animations.push_back(std::move(a));
   }
-  for (const GltfMaterial& mat : doc.materials) info.materials.push_back(material_of(mat.name, mat.info));
+  for (const GltfMaterial& mat : doc.materials)
+    info.materials.push_back(material_of(mat.name, mat.info));
   for (const GltfTexture& tex : doc.textures) {
     ModelTextureInfo t;
     t.name = tex.name;
@@ -220,11 +228,11 @@ void describe_assimp(const fs::path& file, ModelInfo& info) {
     p.triangles = part.indices.size() / 3;
     p.indexed = true;
     const std::pair<const char*, bool> attributes[] = {
-        {"POSITION", !part.positions.empty()},   {"NORMAL", !part.normals.empty()},
-        {"TANGENT", !part.tangents.empty()},     {"TEXCOORD_0", !part.texcoords0.empty()},
+        {"POSITION", !part.positions.empty()},    {"NORMAL", !part.normals.empty()},
+        {"TANGENT", !part.tangents.empty()},      {"TEXCOORD_0", !part.texcoords0.empty()},
         {"TEXCOORD_1", !part.texcoords1.empty()}, {"COLOR_0", !part.colors.empty()},
-        {"JOINTS_0", !part.joints.empty()},      {"WEIGHTS_0", !part.weights.empty()},
-        {"JOINTS_1", !part.joints1.empty()},     {"WEIGHTS_1", !part.weights1.empty()}};
+        {"JOINTS_0", !part.joints.empty()},       {"WEIGHTS_0", !part.weights.empty()},
+        {"JOINTS_1", !part.joints1.empty()},      {"WEIGHTS_1", !part.weights1.empty()}};
     for (const auto& [name, present] : attributes) {
       if (present) p.attributes.emplace_back(name);
     }
@@ -256,7 +264,8 @@ void describe_assimp(const fs::path& file, ModelInfo& info) {
       info.animations.push_back(std::move(a));
     }
   }
-  for (const CookedMaterial& mat : model.materials) info.materials.push_back(material_of(mat.name, mat.info));
+  for (const CookedMaterial& mat : model.materials)
+    info.materials.push_back(material_of(mat.name, mat.info));
   for (const CookedTexture& tex : model.textures) {
     ModelTextureInfo t;
     t.image = tex.source_image;
@@ -275,9 +284,9 @@ std::string name_or_unnamed(const std::string& name) {
 
 std::string box_text(const Box& b) {
   std::string out;
-  appendf(out, "[%g %g %g] .. [%g %g %g]", static_cast<double>(b.lo.x),
-          static_cast<double>(b.lo.y), static_cast<double>(b.lo.z), static_cast<double>(b.hi.x),
-          static_cast<double>(b.hi.y), static_cast<double>(b.hi.z));
+  appendf(out, "[%g %g %g] .. [%g %g %g]", static_cast<double>(b.lo.x), static_cast<double>(b.lo.y),
+          static_cast<double>(b.lo.z), static_cast<double>(b.hi.x), static_cast<double>(b.hi.y),
+          static_cast<double>(b.hi.z));
   return out;
 }
 
@@ -289,15 +298,15 @@ Json box_json(const std::optional<Box>& b) {
 }  // namespace
 
 size_t ModelInfo::error_count() const {
-  return static_cast<size_t>(std::count_if(problems.begin(), problems.end(), [](const ModelProblem& p) {
-    return p.diagnostic.severity == Severity::kError;
-  }));
+  return static_cast<size_t>(std::count_if(
+      problems.begin(), problems.end(),
+      [](const ModelProblem& p) { return p.diagnostic.severity == Severity::kError; }));
 }
 
 size_t ModelInfo::warning_count() const {
-  return static_cast<size_t>(std::count_if(problems.begin(), problems.end(), [](const ModelProblem& p) {
-    return p.diagnostic.severity == Severity::kWarning;
-  }));
+  return static_cast<size_t>(std::count_if(
+      problems.begin(), problems.end(),
+      [](const ModelProblem& p) { return p.diagnostic.severity == Severity::kWarning; }));
 }
 
 ModelInfo describe_model(const fs::path& file) {
@@ -314,7 +323,8 @@ ModelInfo describe_model(const fs::path& file) {
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception& e) {
-    add_problem(info, true, false, "", std::string("internal error: ") + e.what(), "INTERNAL_ERROR");
+    add_problem(info, true, false, "", std::string("internal error: ") + e.what(),
+                "INTERNAL_ERROR");
   }
   return info;
 }
@@ -322,7 +332,8 @@ ModelInfo describe_model(const fs::path& file) {
 std::string model_info_text(const ModelInfo& info) {
   std::string out;
   appendf(out, "model %s: %s", printable(info.file).c_str(), info.format.c_str());
-  if (!info.generator.empty()) appendf(out, ", generator \"%s\"", printable(info.generator).c_str());
+  if (!info.generator.empty())
+    appendf(out, ", generator \"%s\"", printable(info.generator).c_str());
   appendf(out, ", %zu nodes\n", info.nodes);
   appendf(out, "meshes: %zu\n", info.meshes.size());
   for (size_t m = 0; m < info.meshes.size(); ++m) {
@@ -352,10 +363,9 @@ std::string model_info_text(const ModelInfo& info) {
       appendf(out, "    morph targets:");
       for (int t = 0; t < mesh.morph_targets; ++t) {
         const size_t i = static_cast<size_t>(t);
-        const std::string name =
-            i < mesh.target_names.size() && !mesh.target_names[i].empty()
-                ? printable(mesh.target_names[i])
-                : "target_" + std::to_string(t);
+        const std::string name = i < mesh.target_names.size() && !mesh.target_names[i].empty()
+                                     ? printable(mesh.target_names[i])
+                                     : "target_" + std::to_string(t);
         appendf(out, "%s %s (%g)", t == 0 ? "" : ",", name.c_str(),
                 i < mesh.weights.size() ? static_cast<double>(mesh.weights[i]) : 0.0);
       }
@@ -365,7 +375,8 @@ std::string model_info_text(const ModelInfo& info) {
   appendf(out, "skins: %zu\n", info.skins.size());
   for (size_t s = 0; s < info.skins.size(); ++s) {
     const ModelSkinInfo& skin = info.skins[s];
-    appendf(out, "  [%zu] %s: %zu joints", s, name_or_unnamed(skin.name).c_str(), skin.joints.size());
+    appendf(out, "  [%zu] %s: %zu joints", s, name_or_unnamed(skin.name).c_str(),
+            skin.joints.size());
     if (!skin.skeleton.empty()) appendf(out, ", skeleton %s", printable(skin.skeleton).c_str());
     out += ":";
     for (size_t j = 0; j < skin.joints.size(); ++j)
@@ -423,7 +434,8 @@ std::string model_info_text(const ModelInfo& info) {
   size_t notes = info.problems.size() - info.error_count() - info.warning_count();
   appendf(out, "problems: %zu errors, %zu warnings, %zu notes\n", info.error_count(),
           info.warning_count(), notes);
-  for (const ModelProblem& p : info.problems) out += format_diagnostic(p.diagnostic, DiagnosticFormat::kGcc);
+  for (const ModelProblem& p : info.problems)
+    out += format_diagnostic(p.diagnostic, DiagnosticFormat::kGcc);
   return out;
 }
 
@@ -464,13 +476,13 @@ std::string model_info_json(const ModelInfo& info) {
   j["skins"] = std::move(skins);
   Json anims = Json::array();
   for (const ModelAnimationInfo& a : info.animations) {
-    anims.push_back({{"name", a.name},
-                     {"duration", a.duration},
-                     {"channels", a.channels},
-                     {"keys", a.keys},
-                     {"weights_channels", a.weights_channels},
-                     {"interpolations",
-                      {{"STEP", a.step}, {"LINEAR", a.linear}, {"CUBICSPLINE", a.cubic}}}});
+    anims.push_back(
+        {{"name", a.name},
+         {"duration", a.duration},
+         {"channels", a.channels},
+         {"keys", a.keys},
+         {"weights_channels", a.weights_channels},
+         {"interpolations", {{"STEP", a.step}, {"LINEAR", a.linear}, {"CUBICSPLINE", a.cubic}}}});
   }
   j["animations"] = std::move(anims);
   Json mats = Json::array();
@@ -480,13 +492,14 @@ std::string model_info_json(const ModelInfo& info) {
       if (m.textures[s] >= 0)
         textures[kSlotKeys[s]] = {{"texture", m.textures[s]}, {"uv_set", m.uv_sets[s]}};
     }
-    mats.push_back({{"name", m.name},
-                    {"base_color", {m.base_color.x, m.base_color.y, m.base_color.z, m.base_color.w}},
-                    {"metallic", m.metallic},
-                    {"roughness", m.roughness},
-                    {"alpha_mode", kAlphaNames[static_cast<int>(m.alpha_mode) % 3]},
-                    {"double_sided", m.double_sided},
-                    {"textures", std::move(textures)}});
+    mats.push_back(
+        {{"name", m.name},
+         {"base_color", {m.base_color.x, m.base_color.y, m.base_color.z, m.base_color.w}},
+         {"metallic", m.metallic},
+         {"roughness", m.roughness},
+         {"alpha_mode", kAlphaNames[static_cast<int>(m.alpha_mode) % 3]},
+         {"double_sided", m.double_sided},
+         {"textures", std::move(textures)}});
   }
   j["materials"] = std::move(mats);
   Json texs = Json::array();

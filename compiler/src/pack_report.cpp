@@ -19,10 +19,14 @@ namespace {
 namespace fb = animpack::schema;
 using Json = nlohmann::ordered_json;
 
-constexpr const char* kCodecNames[8] = {"raw",           "lz4",
-                                        "meshopt_vertex", "meshopt_vertex+lz4",
-                                        "meshopt_index",  "meshopt_index+lz4",
-                                        "meshopt_sequence", "meshopt_sequence+lz4"};
+constexpr const char* kCodecNames[8] = {"raw",
+                                        "lz4",
+                                        "meshopt_vertex",
+                                        "meshopt_vertex+lz4",
+                                        "meshopt_index",
+                                        "meshopt_index+lz4",
+                                        "meshopt_sequence",
+                                        "meshopt_sequence+lz4"};
 
 // Counts each address once into the section it is first met in.
 class SizeWalk {
@@ -82,10 +86,10 @@ void print_graph(std::string& out, const GraphDef& g, const Rig& rig) {
   static constexpr const char* kConditions[] = {"above", "below", "is", "trigger", "exit_time"};
   for (const ParameterDef& p : g.parameters) {
     appendf(out, "    parameter %s: %s", printable(p.name).c_str(),
-                kKinds[static_cast<int>(p.kind)]);
+            kKinds[static_cast<int>(p.kind)]);
     if (p.kind == ParameterKind::kFloat) {
       appendf(out, ", default %g, range [%g, %g]", static_cast<double>(p.default_value),
-                  static_cast<double>(p.min), static_cast<double>(p.max));
+              static_cast<double>(p.min), static_cast<double>(p.max));
     } else if (p.kind == ParameterKind::kBool) {
       appendf(out, ", default %s", p.default_value != 0.0f ? "true" : "false");
     }
@@ -101,7 +105,7 @@ void print_graph(std::string& out, const GraphDef& g, const Rig& rig) {
       if (st.y_parameter >= 0) appendf(out, " x %s", parameter(st.y_parameter).c_str());
       for (const BlendPoint& p : st.points) {
         appendf(out, st.y_parameter >= 0 ? ", %s at (%g, %g)" : ", %s at %g", clip(p.clip).c_str(),
-                    static_cast<double>(p.x), static_cast<double>(p.y));
+                static_cast<double>(p.x), static_cast<double>(p.y));
       }
     }
     if (st.speed_parameter >= 0) {
@@ -121,11 +125,11 @@ void print_graph(std::string& out, const GraphDef& g, const Rig& rig) {
         case ConditionKind::kAbove:
         case ConditionKind::kBelow:
           appendf(out, "%s %s %g", parameter(cd.parameter).c_str(),
-                      kConditions[static_cast<int>(cd.kind)], static_cast<double>(cd.value));
+                  kConditions[static_cast<int>(cd.kind)], static_cast<double>(cd.value));
           break;
         case ConditionKind::kIs:
           appendf(out, "%s is %s", parameter(cd.parameter).c_str(),
-                      cd.value != 0.0f ? "true" : "false");
+                  cd.value != 0.0f ? "true" : "false");
           break;
         case ConditionKind::kTrigger:
           appendf(out, "trigger %s", parameter(cd.parameter).c_str());
@@ -140,7 +144,7 @@ void print_graph(std::string& out, const GraphDef& g, const Rig& rig) {
   for (size_t l = 0; l < g.layers.size(); ++l) {
     const LayerDef& ly = g.layers[l];
     appendf(out, "    layer [%zu] %s %s", l,
-                ly.mode == LayerMode::kAdditive ? "additive" : "override", clip(ly.clip).c_str());
+            ly.mode == LayerMode::kAdditive ? "additive" : "override", clip(ly.clip).c_str());
     if (ly.weight_parameter >= 0) {
       appendf(out, ", weight %s", parameter(ly.weight_parameter).c_str());
     } else {
@@ -174,9 +178,9 @@ void print_root_motion_and_ik(std::string& out, const ObjectAnimationInfo& a, co
       extract += name;
     }
     appendf(out, "    root motion: %s, joint %s, extract %s, %d samples a second, up %g %g %g\n",
-                root_motion_policy_name(rm->policy), joint(rm->joint).c_str(), extract.c_str(),
-                rm->rate, static_cast<double>(rm->up.x), static_cast<double>(rm->up.y),
-                static_cast<double>(rm->up.z));
+            root_motion_policy_name(rm->policy), joint(rm->joint).c_str(), extract.c_str(),
+            rm->rate, static_cast<double>(rm->up.x), static_cast<double>(rm->up.y),
+            static_cast<double>(rm->up.z));
     constexpr double kUnit = static_cast<double>(kRootMotionUnitsPerMetre);
     constexpr double kTurn = static_cast<double>(kYawUnitsPerTurn);
     for (size_t c = 0; c < a.root_tracks.size(); ++c) {
@@ -184,8 +188,8 @@ void print_root_motion_and_ik(std::string& out, const ObjectAnimationInfo& a, co
       if (samples.empty()) continue;
       const RootMotionSample& end = samples.back();
       appendf(out, "      clip [%zu] %s: %zu samples, a pass travels %.6g %.6g %.6g, turns %.6g\n",
-                  c, printable(rig.clips()[c].name()).c_str(), samples.size(), end.x / kUnit,
-                  end.y / kUnit, end.z / kUnit, end.yaw / kTurn);
+              c, printable(rig.clips()[c].name()).c_str(), samples.size(), end.x / kUnit,
+              end.y / kUnit, end.z / kUnit, end.yaw / kTurn);
     }
   }
   for (size_t i = 0; i < a.ik.size(); ++i) {
@@ -196,7 +200,7 @@ void print_root_motion_and_ik(std::string& out, const ObjectAnimationInfo& a, co
       appendf(out, ", ground from the game (flat at the floor until set)");
     } else if (s.has_target) {
       appendf(out, ", target %g %g %g", static_cast<double>(s.target.x),
-                  static_cast<double>(s.target.y), static_cast<double>(s.target.z));
+              static_cast<double>(s.target.y), static_cast<double>(s.target.z));
     } else {
       appendf(out, ", target from the game");
     }
@@ -324,7 +328,7 @@ void print_sizes(std::string& out, const PackSizes& s) {
   };
   auto codecs = [&](const std::vector<PackCodecSection>& list) {
     for (size_t i = 0; i < list.size(); ++i) {
-      appendf(out, "%s %s %llu (%u)", i == 0 ? ":" : ",", list[i].codec.c_str(),
+      appendf(out, "%s %s %llu (%u blobs)", i == 0 ? ":" : ",", list[i].codec.c_str(),
               static_cast<unsigned long long>(list[i].section.bytes), list[i].section.count);
     }
   };
@@ -351,11 +355,11 @@ void print_sizes(std::string& out, const PackSizes& s) {
 std::string pack_report_text(const Pack& pack, std::string_view name) {
   std::string out;
 
-  appendf(out, "pack %s: format %u, %zu bytes\n", printable(name).c_str(),
-              pack.format_version(), pack.bytes().size());
+  appendf(out, "pack %s: format %u, %zu bytes\n", printable(name).c_str(), pack.format_version(),
+          pack.bytes().size());
   // Identical vectors, strings and blobs are stored once (docs/pack-format.md, "Shared data").
   appendf(out, "shared: %llu bytes saved by storing identical data once\n",
-              static_cast<unsigned long long>(pack.shared_bytes()));
+          static_cast<unsigned long long>(pack.shared_bytes()));
   appendf(out, "meshes: %zu\n", pack.meshes().size());
   for (size_t m = 0; m < pack.meshes().size(); ++m) {
     const MeshInfo& mesh = pack.meshes()[m];
@@ -370,33 +374,32 @@ std::string pack_report_text(const Pack& pack, std::string_view name) {
       morphed += part.morph_set >= 0;
     }
     appendf(out, "  [%zu] %s (%s): %d parts (%d skinned), %llu vertices, %llu triangles, rig %d\n",
-                m, printable(mesh.name).c_str(), printable(mesh.source_file).c_str(),
-                mesh.part_count, skinned, static_cast<unsigned long long>(vertices),
-                static_cast<unsigned long long>(triangles), mesh.rig);
+            m, printable(mesh.name).c_str(), printable(mesh.source_file).c_str(), mesh.part_count,
+            skinned, static_cast<unsigned long long>(vertices),
+            static_cast<unsigned long long>(triangles), mesh.rig);
     if (eight > 0 || morphed > 0)
       appendf(out, "    %d parts with eight influences, %d with morph targets\n", eight, morphed);
     if (!(mesh.up.x == 0.0f && mesh.up.y == 1.0f && mesh.up.z == 0.0f && mesh.forward.x == 0.0f &&
           mesh.forward.y == 0.0f && mesh.forward.z == 1.0f)) {
       appendf(out, "    axes: up %g %g %g, forward %g %g %g\n", static_cast<double>(mesh.up.x),
-                  static_cast<double>(mesh.up.y), static_cast<double>(mesh.up.z),
-                  static_cast<double>(mesh.forward.x), static_cast<double>(mesh.forward.y),
-                  static_cast<double>(mesh.forward.z));
+              static_cast<double>(mesh.up.y), static_cast<double>(mesh.up.z),
+              static_cast<double>(mesh.forward.x), static_cast<double>(mesh.forward.y),
+              static_cast<double>(mesh.forward.z));
     }
     const MeshBounds& bounds = pack.mesh_bounds(static_cast<int>(m));
     if (bounds.bind.valid()) {
       appendf(out, "    bounds [%g %g %g] .. [%g %g %g], %zu joint boxes\n",
-                  static_cast<double>(bounds.bind.lo.x), static_cast<double>(bounds.bind.lo.y),
-                  static_cast<double>(bounds.bind.lo.z), static_cast<double>(bounds.bind.hi.x),
-                  static_cast<double>(bounds.bind.hi.y), static_cast<double>(bounds.bind.hi.z),
-                  bounds.joints.size());
+              static_cast<double>(bounds.bind.lo.x), static_cast<double>(bounds.bind.lo.y),
+              static_cast<double>(bounds.bind.lo.z), static_cast<double>(bounds.bind.hi.x),
+              static_cast<double>(bounds.bind.hi.y), static_cast<double>(bounds.bind.hi.z),
+              bounds.joints.size());
     }
     for (int p = 0; p < mesh.part_count; ++p) {
       const PartInfo& part = pack.parts()[static_cast<size_t>(mesh.first_part + p)];
       appendf(out, "    part [%d]: %u vertices, material %d%s%s%s", mesh.first_part + p,
-                  part.vertex_count, part.material,
-                  part.normals_generated ? ", normals generated" : "",
-                  part.tangents_generated ? ", tangents generated" : "",
-                  part.eight_influences ? ", eight influences" : "");
+              part.vertex_count, part.material, part.normals_generated ? ", normals generated" : "",
+              part.tangents_generated ? ", tangents generated" : "",
+              part.eight_influences ? ", eight influences" : "");
       if (part.morph_set >= 0)
         appendf(out, ", morph set %d (%u targets)", part.morph_set, part.morph_targets);
       appendf(out, "\n");
@@ -407,11 +410,11 @@ std::string pack_report_text(const Pack& pack, std::string_view name) {
     const MaterialInfo& mat = pack.materials()[m];
     static constexpr const char* kAlpha[] = {"opaque", "mask", "blend"};
     appendf(out, "  [%zu] %s (%s): base colour %g %g %g %g, metallic %g, roughness %g, %s%s", m,
-                printable(mat.name).c_str(), printable(mat.source_file).c_str(),
-                static_cast<double>(mat.base_color.x), static_cast<double>(mat.base_color.y),
-                static_cast<double>(mat.base_color.z), static_cast<double>(mat.base_color.w),
-                static_cast<double>(mat.metallic), static_cast<double>(mat.roughness),
-                kAlpha[static_cast<int>(mat.alpha_mode)], mat.double_sided ? ", double-sided" : "");
+            printable(mat.name).c_str(), printable(mat.source_file).c_str(),
+            static_cast<double>(mat.base_color.x), static_cast<double>(mat.base_color.y),
+            static_cast<double>(mat.base_color.z), static_cast<double>(mat.base_color.w),
+            static_cast<double>(mat.metallic), static_cast<double>(mat.roughness),
+            kAlpha[static_cast<int>(mat.alpha_mode)], mat.double_sided ? ", double-sided" : "");
     const struct {
       const char* name;
       const TextureSlot& slot;
@@ -430,27 +433,27 @@ std::string pack_report_text(const Pack& pack, std::string_view name) {
   for (size_t t = 0; t < pack.textures().size(); ++t) {
     const TextureInfo& tex = pack.textures()[t];
     appendf(out, "  [%zu] %s image %d: %ux%u %s, from %s\n", t, printable(tex.source_file).c_str(),
-                tex.source_image, tex.width, tex.height,
-                tex.color_space == ColorSpace::kSrgb ? "sRGB" : "linear",
-                printable(tex.mime_type).c_str());
+            tex.source_image, tex.width, tex.height,
+            tex.color_space == ColorSpace::kSrgb ? "sRGB" : "linear",
+            printable(tex.mime_type).c_str());
   }
   appendf(out, "rigs: %d\n", pack.rig_count());
   for (int r = 0; r < pack.rig_count(); ++r) {
     const Rig& rig = pack.rig(r);
     appendf(out, "  [%d] %s rig: %d joints, %d clips", r, pack.node_rig(r) ? "node" : "skin",
-                rig.skeleton().joint_count(), rig.clip_count());
+            rig.skeleton().joint_count(), rig.clip_count());
     if (!rig.morph_sets().empty())
       appendf(out, ", %zu morph sets (%u weights)", rig.morph_sets().size(),
-                  rig.morph_weight_count());
+              rig.morph_weight_count());
     appendf(out, "\n");
     for (size_t m = 0; m < rig.morph_sets().size(); ++m) {
       const MorphSet& set = rig.morph_sets()[m];
       appendf(out, "    morph set [%zu] %s: node %d, joint %d, %u targets:", m,
-                  printable(set.name).c_str(), pack.morph_source_node(r, static_cast<int>(m)),
-                  set.joint, set.size());
+              printable(set.name).c_str(), pack.morph_source_node(r, static_cast<int>(m)),
+              set.joint, set.size());
       for (size_t t = 0; t < set.target_names.size(); ++t)
         appendf(out, "%s %s (%g)", t == 0 ? "" : ",", printable(set.target_names[t]).c_str(),
-                    static_cast<double>(set.default_weights[t]));
+                static_cast<double>(set.default_weights[t]));
       appendf(out, "\n");
     }
     for (int c = 0; c < rig.clip_count(); ++c) {
@@ -461,8 +464,8 @@ std::string pack_report_text(const Pack& pack, std::string_view name) {
         weights += ch.property == Property::kWeights;
       }
       appendf(out, "    clip [%d] %s: %.4g s, %zu channels, %zu keys", c,
-                  printable(clip.name()).c_str(), static_cast<double>(clip.duration()),
-                  clip.channels().size(), keys);
+              printable(clip.name()).c_str(), static_cast<double>(clip.duration()),
+              clip.channels().size(), keys);
       if (weights > 0) appendf(out, ", %zu weights channels", weights);
       if (clip.additive() != AdditiveReference::kNone)
         appendf(out, ", additive (%s)", additive_text(clip.additive()));
@@ -470,9 +473,9 @@ std::string pack_report_text(const Pack& pack, std::string_view name) {
       const ClipStorage& st = clip.storage();
       if (st.compression == ClipCompression::kLossy)
         appendf(out, ", lossy (tolerance %.4g m at %.4g m, max error %.4g m), %llu key bytes",
-                    static_cast<double>(st.tolerance), static_cast<double>(st.distance),
-                    static_cast<double>(st.max_error),
-                    static_cast<unsigned long long>(st.stored_bytes));
+                static_cast<double>(st.tolerance), static_cast<double>(st.distance),
+                static_cast<double>(st.max_error),
+                static_cast<unsigned long long>(st.stored_bytes));
       else if (st.stored_bytes > 0)
         appendf(out, ", exact, %llu key bytes", static_cast<unsigned long long>(st.stored_bytes));
       appendf(out, "\n");
@@ -483,12 +486,12 @@ std::string pack_report_text(const Pack& pack, std::string_view name) {
     const SpriteSheet& sheet = pack.sprite_sheets()[s];
     const std::string_view src = pack.sprite_source(static_cast<int>(s));
     appendf(out, "  [%zu] %s: %ux%u, %u frames, %zu clips\n", s, printable(src).c_str(),
-                sheet.atlas().size().width, sheet.atlas().size().height,
-                sheet.atlas().frame_count(), sheet.clips().size());
+            sheet.atlas().size().width, sheet.atlas().size().height, sheet.atlas().frame_count(),
+            sheet.clips().size());
     for (const SpriteClip& c : sheet.clips()) {
       appendf(out, "    clip %s: %zu frames at %g fps, %s, %zu events\n",
-                  printable(c.name()).c_str(), c.frames().size(), static_cast<double>(c.fps()),
-                  playback_text(c.playback()), c.events().size());
+              printable(c.name()).c_str(), c.frames().size(), static_cast<double>(c.fps()),
+              playback_text(c.playback()), c.events().size());
     }
   }
   appendf(out, "objects: %zu\n", pack.objects().size());
@@ -499,9 +502,8 @@ std::string pack_report_text(const Pack& pack, std::string_view name) {
       if (a.sprite_sheet >= 0) {
         const SpriteSheet& sheet = pack.sprite_sheets()[static_cast<size_t>(a.sprite_sheet)];
         appendf(out, ", sprite sheet %d, clip %s", a.sprite_sheet,
-                    a.clip >= 0
-                        ? printable(sheet.clips()[static_cast<size_t>(a.clip)].name()).c_str()
-                        : "-");
+                a.clip >= 0 ? printable(sheet.clips()[static_cast<size_t>(a.clip)].name()).c_str()
+                            : "-");
       } else {
         const int rig = obj.mesh >= 0 ? pack.meshes()[static_cast<size_t>(obj.mesh)].rig : -1;
         auto clip_name = [&](int c) -> std::string {
@@ -516,11 +518,11 @@ std::string pack_report_text(const Pack& pack, std::string_view name) {
         appendf(out, ", %s", playback_text(a.playback));
       }
       appendf(out, ", speed %g, start %g, %zu events", static_cast<double>(a.speed),
-                  static_cast<double>(a.start), a.events.size());
+              static_cast<double>(a.start), a.events.size());
       if (a.graph) {
         appendf(out, ", state machine: %zu parameters, %zu states, %zu transitions, %zu layers",
-                    a.graph->parameters.size(), a.graph->states.size(), a.graph->transitions.size(),
-                    a.graph->layers.size());
+                a.graph->parameters.size(), a.graph->states.size(), a.graph->transitions.size(),
+                a.graph->layers.size());
       }
     }
     appendf(out, "\n");
@@ -605,7 +607,8 @@ Json graph_json(const GraphDef& g, const Rig& rig) {
     Json j = {{"name", st.name}, {"clip", clip(st.clip)}};
     if (st.clip < 0) {
       Json points = Json::array();
-      for (const BlendPoint& p : st.points) points.push_back({{"clip", clip(p.clip)}, {"x", p.x}, {"y", p.y}});
+      for (const BlendPoint& p : st.points)
+        points.push_back({{"clip", clip(p.clip)}, {"x", p.x}, {"y", p.y}});
       j["blend"] = {{"x_parameter", parameter(st.x_parameter)},
                     {"y_parameter", parameter(st.y_parameter)},
                     {"points", std::move(points)}};
@@ -840,8 +843,9 @@ std::string pack_report_json(const Pack& pack, std::string_view name) {
       const int rig = obj.mesh >= 0 ? pack.meshes()[static_cast<size_t>(obj.mesh)].rig : -1;
       if (a.sprite_sheet >= 0) {
         const SpriteSheet& sheet = pack.sprite_sheets()[static_cast<size_t>(a.sprite_sheet)];
-        anim["clip"] = a.clip >= 0 ? Json(std::string(sheet.clips()[static_cast<size_t>(a.clip)].name()))
-                                   : Json(nullptr);
+        anim["clip"] = a.clip >= 0
+                           ? Json(std::string(sheet.clips()[static_cast<size_t>(a.clip)].name()))
+                           : Json(nullptr);
       } else {
         auto clip_name = [&](int c) -> Json {
           if (rig < 0 || c < 0) return nullptr;
@@ -849,7 +853,8 @@ std::string pack_report_json(const Pack& pack, std::string_view name) {
         };
         anim["clip"] = clip_name(a.clip);
         Json blend = Json::array();
-        for (const BlendEntry& b : a.blend) blend.push_back({{"clip", clip_name(b.clip)}, {"weight", b.weight}});
+        for (const BlendEntry& b : a.blend)
+          blend.push_back({{"clip", clip_name(b.clip)}, {"weight", b.weight}});
         anim["blend"] = std::move(blend);
         anim["playback"] = playback_name(a.playback);
       }

@@ -11,7 +11,8 @@ namespace animpack {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-inline void appendf(std::string& out, const char* format, ...) {
+inline void
+appendf(std::string& out, const char* format, ...) {
   va_list args;
   va_start(args, format);
   va_list copy;

@@ -3,14 +3,14 @@
 // at test time by Assimp's exporter, and broken files whose problems must be the cook's.
 #include "animpack/compiler/model_info.h"
 
-#include <assimp/Exporter.hpp>
-#include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <assimp/Exporter.hpp>
+#include <assimp/Importer.hpp>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -89,8 +89,8 @@ TEST(ModelInfo, DescribesTheFoxFromItsOwnJson) {
   EXPECT_TRUE(info.bounds->valid());
   EXPECT_GT(info.bounds->hi.y - info.bounds->lo.y, 10.0f);  // the Fox is ~70 units tall
   // The POSITION accessor's own bounds are the rest pose's (a skinned mesh, bind space).
-  const json& pos = j["accessors"][j["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
-                                       .get<size_t>()];
+  const json& pos =
+      j["accessors"][j["meshes"][0]["primitives"][0]["attributes"]["POSITION"].get<size_t>()];
   EXPECT_NEAR(info.meshes[0].bounds->lo.y, pos["min"][1].get<float>(), 1e-3f);
   EXPECT_NEAR(info.meshes[0].bounds->hi.y, pos["max"][1].get<float>(), 1e-3f);
 }
@@ -191,7 +191,8 @@ TEST(ModelInfo, DescribesAnFbxThroughAssimp) {
 // A glTF with a reader error: the problems are the cook's for a [[mesh]] naming the file
 // (same codes, severities, files and messages), and what the reader could read is listed.
 TEST(ModelInfo, BrokenModelGivesTheCooksDiagnosticsAndStillLists) {
-  const fs::path model = fs::absolute(fs::path(ANIMPACK_SOURCE_DIR) / "tests/data/cook/models/invalid.gltf");
+  const fs::path model =
+      fs::absolute(fs::path(ANIMPACK_SOURCE_DIR) / "tests/data/cook/models/invalid.gltf");
   const ModelInfo info = describe_model(model);
   EXPECT_TRUE(info.readable);
   ASSERT_GT(info.error_count(), 0u);
@@ -207,7 +208,8 @@ TEST(ModelInfo, BrokenModelGivesTheCooksDiagnosticsAndStillLists) {
   EXPECT_EQ(info.animations.size(), 1u);
   EXPECT_FALSE(info.rig);  // no import with reader errors
 
-  const fs::path dir = fs::temp_directory_path() / ("animpack_model_info_cook_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("animpack_model_info_cook_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path scene = dir / "scene.toml";
   std::ofstream(scene) << "[[mesh]]\nname = \"m\"\nfile = \"" << model.string() << "\"\n";
@@ -223,7 +225,8 @@ TEST(ModelInfo, BrokenModelGivesTheCooksDiagnosticsAndStillLists) {
     const Diagnostic& d = info.problems[i].diagnostic;
     EXPECT_EQ(d.code, cooked[i].code) << i;
     EXPECT_EQ(d.severity, cooked[i].severity) << i;
-    EXPECT_EQ(fs::path(d.file).lexically_normal(), fs::path(cooked[i].file).lexically_normal()) << i;
+    EXPECT_EQ(fs::path(d.file).lexically_normal(), fs::path(cooked[i].file).lexically_normal())
+        << i;
     EXPECT_EQ(d.message, cooked[i].message) << i;
   }
   const std::string text = model_info_text(info);
@@ -243,9 +246,9 @@ TEST(ModelInfo, MissingFileIsUnreadable) {
 TEST(ModelInfo, JsonParsesAndHasTheDocumentedFields) {
   const ModelInfo info = describe_model(corpus("gltf/Fox/glTF-Binary/Fox.glb"));
   const json j = json::parse(model_info_json(info));
-  for (const char* key : {"file", "format", "generator", "readable", "nodes", "meshes", "skins",
-                          "animations", "materials", "textures", "rig", "bounds", "problems",
-                          "errors", "warnings"})
+  for (const char* key :
+       {"file", "format", "generator", "readable", "nodes", "meshes", "skins", "animations",
+        "materials", "textures", "rig", "bounds", "problems", "errors", "warnings"})
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["format"], "glb");
   EXPECT_EQ(j["skins"][0]["joint_count"], 24);
@@ -262,11 +265,13 @@ TEST(ModelInfo, JsonParsesAndHasTheDocumentedFields) {
   EXPECT_EQ(j["textures"][0]["width"], info.textures[0].width);
   EXPECT_EQ(j["errors"], 0);
 
-  const ModelInfo broken = describe_model(fs::path(ANIMPACK_SOURCE_DIR) / "tests/data/cook/models/invalid.gltf");
+  const ModelInfo broken =
+      describe_model(fs::path(ANIMPACK_SOURCE_DIR) / "tests/data/cook/models/invalid.gltf");
   const json b = json::parse(model_info_json(broken));
   ASSERT_FALSE(b["problems"].empty());
   const json& p = b["problems"][0];
-  for (const char* key : {"file", "line", "column", "severity", "code", "message", "pointer", "issue"})
+  for (const char* key :
+       {"file", "line", "column", "severity", "code", "message", "pointer", "issue"})
     EXPECT_TRUE(p.contains(key)) << key;
   EXPECT_EQ(b["rig"], nullptr);
   EXPECT_GT(b["errors"].get<int>(), 0);
@@ -274,11 +279,11 @@ TEST(ModelInfo, JsonParsesAndHasTheDocumentedFields) {
 
 TEST(ModelInfo, TextListsEachKindWithAlignedItems) {
   const std::string text = model_info_text(describe_model(corpus("gltf/Fox/glTF-Binary/Fox.glb")));
-  for (const char* line : {"meshes: 1\n", "skins: 1\n", "animations: 3\n", "materials: 1\n",
-                           "textures: 1\n", "rig: skin, 24 joints, 3 clips, 0 morph sets\n",
-                           "  [0] Survey: ", "  [1] Walk: ", "  [2] Run: ", ", LINEAR ",
-                           ": 24 joints", " _rootJoint, b_Root_00, ", "    primitive [0]: TRIANGLES, ",
-                           "problems: 0 errors, "}) {
+  for (const char* line :
+       {"meshes: 1\n", "skins: 1\n", "animations: 3\n", "materials: 1\n", "textures: 1\n",
+        "rig: skin, 24 joints, 3 clips, 0 morph sets\n",
+        "  [0] Survey: ", "  [1] Walk: ", "  [2] Run: ", ", LINEAR ", ": 24 joints",
+        " _rootJoint, b_Root_00, ", "    primitive [0]: TRIANGLES, ", "problems: 0 errors, "}) {
     EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
   }
 }

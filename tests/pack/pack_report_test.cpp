@@ -22,8 +22,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const char* const kGoldenPacks[] = {"fixture_v1.anpk", "textured_v2.anpk", "character_v3.anpk",
-                                    "graph_v3.anpk",   "fox_v4.anpk",      "morph_v5.anpk",
+const char* const kGoldenPacks[] = {"fixture_v1.anpk", "textured_v2.anpk",    "character_v3.anpk",
+                                    "graph_v3.anpk",   "fox_v4.anpk",         "morph_v5.anpk",
                                     "clips_v6.anpk",   "scene_player_v1.anpk"};
 
 std::string golden(const char* name) {
@@ -153,8 +153,7 @@ TEST(PackReport, JsonParsesAndCarriesTheSameContent) {
     ASSERT_EQ(j["meshes"].size(), pack->meshes().size()) << name;
     for (size_t m = 0; m < pack->meshes().size(); ++m) {
       EXPECT_EQ(j["meshes"][m]["name"], std::string(pack->meshes()[m].name));
-      EXPECT_EQ(j["meshes"][m]["parts"].size(),
-                static_cast<size_t>(pack->meshes()[m].part_count));
+      EXPECT_EQ(j["meshes"][m]["parts"].size(), static_cast<size_t>(pack->meshes()[m].part_count));
     }
     ASSERT_EQ(j["rigs"].size(), static_cast<size_t>(pack->rig_count())) << name;
     for (int r = 0; r < pack->rig_count(); ++r) {

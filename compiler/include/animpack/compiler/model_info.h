@@ -97,11 +97,11 @@ struct ModelMaterialInfo {
 // A texture: its image as the file gives it.
 struct ModelTextureInfo {
   std::string name;
-  int image = -1;          // index in the file's images (glTF), -1 otherwise
-  std::string uri;         // the image's uri ("" for an embedded image)
-  std::string mime_type;   // as written, or what the bytes are
-  uint32_t width = 0;      // 0 when it was not decoded (no material of the default scene
-  uint32_t height = 0;     // uses it, or the file has errors)
+  int image = -1;         // index in the file's images (glTF), -1 otherwise
+  std::string uri;        // the image's uri ("" for an embedded image)
+  std::string mime_type;  // as written, or what the bytes are
+  uint32_t width = 0;     // 0 when it was not decoded (no material of the default scene
+  uint32_t height = 0;    // uses it, or the file has errors)
 };
 
 // A rig the cook would build from the file.
