@@ -243,6 +243,23 @@ TEST(ModelInfo, MissingFileIsUnreadable) {
   EXPECT_FALSE(describe_model("/nonexistent/model.fbx").readable);
 }
 
+// An FBX Assimp cannot read is one E0201 problem with Assimp's code, never a crash.
+TEST(ModelInfo, UnreadableFbxIsAnAssimpProblem) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("animpack_model_info_bad_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path fbx = dir / "hero.fbx";
+  std::ofstream(fbx) << "not fbx\n";
+  const ModelInfo info = describe_model(fbx);
+  fs::remove_all(dir);
+  EXPECT_TRUE(info.readable);
+  ASSERT_EQ(info.error_count(), 1u);
+  EXPECT_EQ(info.problems[0].diagnostic.code, "E0201");
+  EXPECT_EQ(info.problems[0].issue, "ASSIMP_READ_FAILED");
+  EXPECT_TRUE(info.meshes.empty());
+  EXPECT_FALSE(info.rig);
+}
+
 TEST(ModelInfo, JsonParsesAndHasTheDocumentedFields) {
   const ModelInfo info = describe_model(corpus("gltf/Fox/glTF-Binary/Fox.glb"));
   const json j = json::parse(model_info_json(info));
