@@ -22,10 +22,11 @@ std::string corpus(const char* path) { return (fs::path(ANIMPACK_CORPUS_DIR) / p
 TEST(InfoCli, ListsTheFoxAndExitsZero) {
   const CliRun r = run("info " + corpus("gltf/Fox/glTF-Binary/Fox.glb"));
   EXPECT_EQ(r.status, 0) << r.output;
-  for (const char* s : {"meshes: 1\n", "skins: 1\n", ": 24 joints, skeleton _rootJoint: ",
-                        "animations: 3\n", "  [1] Walk: 0.7083 s, 21 channels, 378 keys, LINEAR 21\n",
-                        "rig: skin, 24 joints, 3 clips, 0 morph sets\n", "\nbounds [",
-                        "[NORMALS_GENERATED] [W0301]"}) {
+  for (const char* s :
+       {"meshes: 1\n", "skins: 1\n", ": 24 joints, skeleton _rootJoint: ", "animations: 3\n",
+        "  [1] Walk: 0.7083 s, 21 channels, 378 keys, LINEAR 21\n",
+        "rig: skin, 24 joints, 3 clips, 0 morph sets\n", "\nbounds [",
+        "[NORMALS_GENERATED] [W0301]"}) {
     EXPECT_NE(r.output.find(s), std::string::npos) << s << "\n" << r.output;
   }
 }
@@ -82,7 +83,8 @@ TEST(InspectCli, TextEndsWithTheSizesAndJsonParses) {
   const std::string pack = source("tests/data/packs/fox_v4.anpk");
   const CliRun text = run("inspect " + pack);
   ASSERT_EQ(text.status, 0) << text.output;
-  const size_t sizes = text.output.find("\nsizes: " + std::to_string(fs::file_size(pack)) + " bytes\n");
+  const size_t sizes =
+      text.output.find("\nsizes: " + std::to_string(fs::file_size(pack)) + " bytes\n");
   ASSERT_NE(sizes, std::string::npos) << text.output;
   for (const char* s : {"  clip keys: ", "  vertex streams: ", "  index streams: ", "  textures: ",
                         "  atlas pixels: ", "  strings: ", "  other: "}) {
