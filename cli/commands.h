@@ -50,11 +50,12 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitErrors = 1;
 inline constexpr int kExitUsage = 2;
 
-// The subcommands, one file each: cook.cpp (cook and check), inspect.cpp, play.cpp (play
+// The subcommands, one file each: cook.cpp (cook and check), inspect.cpp, info.cpp, play.cpp (play
 // and pose), preview.cpp, retarget.cpp. Each registers its options and a run callback
 // that stores the command's exit status in *status.
 void add_cook_commands(CLI::App& app, int* status);
 void add_inspect_command(CLI::App& app, int* status);
+void add_info_command(CLI::App& app, int* status);
 void add_play_commands(CLI::App& app, int* status);
 void add_preview_command(CLI::App& app, int* status);
 void add_retarget_command(CLI::App& app, int* status);

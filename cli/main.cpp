@@ -25,7 +25,8 @@ const char* const kUsage =
     "commands:\n"
     "  cook SCENE.toml -o OUT.anpk   check a scene and every asset it names, write one pack\n"
     "  check SCENE.toml              every check of cook, no output file\n"
-    "  inspect PACK.anpk             what a pack holds\n"
+    "  inspect PACK.anpk [--json]    what a pack holds, and where its bytes go\n"
+    "  info MODEL [--json]           what a model file offers, and its problems\n"
     "  play PACK.anpk --ticks N      step the scene: events and poses per tick [--script F]\n"
     "  pose PACK.anpk --object NAME --tick T [--json]\n"
     "                                one object's joints and vertices at a tick\n"
@@ -77,6 +78,7 @@ int dispatch(int argc, char** argv) {
   int status = kExitOk;
   add_cook_commands(app, &status);
   add_inspect_command(app, &status);
+  add_info_command(app, &status);
   add_play_commands(app, &status);
   add_preview_command(app, &status);
   add_retarget_command(app, &status);
