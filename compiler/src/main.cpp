@@ -403,6 +403,25 @@ void print_root_motion_and_ik(const ObjectAnimationInfo& a, const Rig& rig) {
   }
 }
 
+// Version 7: how many of a sheet's frames are trimmed and rotated.
+void print_sheet_placements(const Atlas& atlas) {
+  uint32_t trimmed = 0, rotated = 0;
+  for (uint32_t f = 0; f < atlas.frame_count(); ++f) {
+    const FramePlacement p = *atlas.placement(f);
+    trimmed += p.trimmed.width != p.source.width || p.trimmed.height != p.source.height ? 1 : 0;
+    rotated += p.rotated ? 1 : 0;
+  }
+  std::printf("    trimmed frames: %u, rotated: %u\n", trimmed, rotated);
+}
+
+// Version 7: a timed clip's frame count and length, and whether it plays reversed.
+void print_timed_clip(const SpriteClip& c) {
+  uint64_t ms = 0;
+  for (uint32_t d : c.durations_ms()) ms += d;
+  std::printf("      timed (%zu frames, %llu ms)%s\n", c.durations_ms().size(),
+              static_cast<unsigned long long>(ms), c.reverse() ? ", reverse" : "");
+}
+
 int inspect(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, false, o)) {
@@ -556,10 +575,12 @@ int inspect(int argc, char** argv) {
     std::printf("  [%zu] %s: %ux%u, %u frames, %zu clips\n", s, printable(src).c_str(),
                 sheet.atlas().size().width, sheet.atlas().size().height,
                 sheet.atlas().frame_count(), sheet.clips().size());
+    if (sheet.atlas().has_placements()) print_sheet_placements(sheet.atlas());  // version 7
     for (const SpriteClip& c : sheet.clips()) {
       std::printf("    clip %s: %zu frames at %g fps, %s, %zu events\n",
                   printable(c.name()).c_str(), c.frames().size(), static_cast<double>(c.fps()),
                   playback_text(c.playback()), c.events().size());
+      if (!c.durations_ms().empty()) print_timed_clip(c);  // version 7
     }
   }
   std::printf("objects: %zu\n", pack->objects().size());
