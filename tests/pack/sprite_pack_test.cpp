@@ -14,6 +14,7 @@
 
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
+#include "animpack/scene_player.h"
 #include "animpack/schema/pack_generated.h"
 #include "fixtures/sprites_v7_golden_run.h"
 
@@ -251,6 +252,34 @@ TEST(SpritePack, OlderGoldenPacksHaveNoPlacementsOrTimedClips) {
     }
   }
   EXPECT_GT(sheets, 0) << "some older golden pack has a sprite sheet";
+}
+
+TEST(SpritePack, AnObjectsOwnEventsKeepItsClipsTimedAndReversed) {
+  // The scene player copies a sheet to add an object's events: the copy keeps the clips'
+  // durations and direction.
+  CookedPack cooked = sprites_v7_pack();
+  CookedObject hero;
+  hero.name = "hero";
+  hero.animated = true;
+  hero.animation.sprite_sheet = 0;
+  hero.animation.clip = 1;  // "run": reversed ping-pong, 1, 80, 120 ms
+  hero.animation.events = {{"extra", 1, 0.0f, 1}};
+  cooked.objects.push_back(std::move(hero));
+  auto pack = Pack::from_bytes(write_pack(cooked));
+  ASSERT_TRUE(pack) << pack.error().message();
+  auto player = ScenePlayer::create(&*pack, 60);
+  ASSERT_TRUE(player) << player.error().message();
+  const SpriteSheet* sheet = player->sprite_sheet(ObjectId{0});
+  ASSERT_NE(sheet, nullptr);
+  ASSERT_NE(sheet, &pack->sprite_sheets()[0]) << "a copy with the object's event";
+  const SpriteClip& run = sheet->clips()[1];
+  EXPECT_EQ(std::vector<uint32_t>(run.durations_ms().begin(), run.durations_ms().end()),
+            (std::vector<uint32_t>{1, 80, 120}));
+  EXPECT_TRUE(run.reverse());
+  EXPECT_EQ(run.events().size(), 3u);
+  // Play order 4, 3, 2 at 60 Hz: ticks 0, 7 (120 ms), 12 (200 ms), 12 (201 ms).
+  EXPECT_EQ(player->sprite(ObjectId{0})->frame(0), 4u);
+  EXPECT_EQ(player->sprite(ObjectId{0})->frame(7), 3u);
 }
 
 TEST(SpritePack, WritingIsByteIdenticalAcrossRuns) {
