@@ -74,6 +74,30 @@ const char* additive_text(AdditiveReference r) { return additive_reference_name(
 
 // An object's state machine and layers (pack format 3), one line per parameter, state,
 // transition and layer. Indices are in range: Pack::open checked them.
+// Version 7: how many of a sheet's frames are trimmed and rotated.
+void print_sheet_placements(std::string& out, const Atlas& atlas) {
+  uint32_t trimmed = 0, rotated = 0;
+  for (uint32_t f = 0; f < atlas.frame_count(); ++f) {
+    const FramePlacement p = *atlas.placement(f);
+    trimmed += p.trimmed.width != p.source.width || p.trimmed.height != p.source.height ? 1 : 0;
+    rotated += p.rotated ? 1 : 0;
+  }
+  appendf(out, "    trimmed frames: %u, rotated: %u\n", trimmed, rotated);
+}
+
+// The total length of a timed sprite clip in milliseconds.
+uint64_t timed_clip_ms(const SpriteClip& c) {
+  uint64_t ms = 0;
+  for (uint32_t d : c.durations_ms()) ms += d;
+  return ms;
+}
+
+// Version 7: a timed clip's frame count and length, and whether it plays reversed.
+void print_timed_clip(std::string& out, const SpriteClip& c) {
+  appendf(out, "      timed (%zu frames, %llu ms)%s\n", c.durations_ms().size(),
+          static_cast<unsigned long long>(timed_clip_ms(c)), c.reverse() ? ", reverse" : "");
+}
+
 void print_graph(std::string& out, const GraphDef& g, const Rig& rig) {
   auto clip = [&](int c) { return printable(rig.clips()[static_cast<size_t>(c)].name()); };
   auto parameter = [&](int p) {
@@ -268,6 +292,8 @@ PackSizes measure_pack(const Pack& pack) {
     for (const fb::SpriteSheet* sh : *sheets) {
       w.str(strings, sh->source_file());
       w.blob(sizes.atlas_pixels, nullptr, sh->pixels());
+      if (const auto* names = sh->frame_names())  // version 7
+        for (const flatbuffers::String* n : *names) w.str(strings, n);
       if (const auto* clips = sh->clips()) {
         for (const fb::SpriteClip* c : *clips) {
           w.str(strings, c->name());
@@ -488,10 +514,12 @@ std::string pack_report_text(const Pack& pack, std::string_view name) {
     appendf(out, "  [%zu] %s: %ux%u, %u frames, %zu clips\n", s, printable(src).c_str(),
             sheet.atlas().size().width, sheet.atlas().size().height, sheet.atlas().frame_count(),
             sheet.clips().size());
+    if (sheet.atlas().has_placements()) print_sheet_placements(out, sheet.atlas());  // version 7
     for (const SpriteClip& c : sheet.clips()) {
       appendf(out, "    clip %s: %zu frames at %g fps, %s, %zu events\n",
               printable(c.name()).c_str(), c.frames().size(), static_cast<double>(c.fps()),
               playback_text(c.playback()), c.events().size());
+      if (!c.durations_ms().empty()) print_timed_clip(out, c);  // version 7
     }
   }
   appendf(out, "objects: %zu\n", pack.objects().size());
@@ -821,16 +849,30 @@ std::string pack_report_json(const Pack& pack, std::string_view name) {
     const SpriteSheet& sheet = pack.sprite_sheets()[s];
     Json clips = Json::array();
     for (const SpriteClip& c : sheet.clips()) {
-      clips.push_back({{"name", std::string(c.name())},
-                       {"frames", c.frames().size()},
-                       {"fps", c.fps()},
-                       {"playback", playback_name(c.playback())},
-                       {"events", c.events().size()}});
+      Json clip = {{"name", std::string(c.name())},
+                   {"frames", c.frames().size()},
+                   {"fps", c.fps()},
+                   {"playback", playback_name(c.playback())},
+                   {"events", c.events().size()}};
+      if (!c.durations_ms().empty()) {  // version 7
+        clip["durations_ms"] = std::vector<uint32_t>(c.durations_ms().begin(), c.durations_ms().end());
+        clip["total_ms"] = timed_clip_ms(c);
+      }
+      clip["reverse"] = c.reverse();
+      clips.push_back(std::move(clip));
+    }
+    uint32_t trimmed = 0, rotated = 0;
+    for (uint32_t f = 0; f < sheet.atlas().frame_count(); ++f) {
+      const FramePlacement p = *sheet.atlas().placement(f);
+      trimmed += p.trimmed.width != p.source.width || p.trimmed.height != p.source.height ? 1 : 0;
+      rotated += p.rotated ? 1 : 0;
     }
     sheets.push_back({{"source_file", std::string(pack.sprite_source(static_cast<int>(s)))},
                       {"width", sheet.atlas().size().width},
                       {"height", sheet.atlas().size().height},
                       {"frames", sheet.atlas().frame_count()},
+                      {"trimmed_frames", trimmed},
+                      {"rotated_frames", rotated},
                       {"clips", std::move(clips)}});
   }
   j["sprite_sheets"] = std::move(sheets);

@@ -532,14 +532,39 @@ flatbuffers::Offset<fb::SpriteSheet> write_sheet(Builder& b, Shared& shared, con
     const auto name = shared.string(c.name());
     const auto f = b.CreateVector(c.frames().data(), c.frames().size());
     const auto ev = b.CreateVector(events);
-    clips.push_back(
-        fb::CreateSpriteClip(b, name, f, c.fps(), static_cast<fb::Playback>(c.playback()), ev));
+    // Version 7: a timed clip's durations and reverse flag (absent for a clip at fps).
+    flatbuffers::Offset<flatbuffers::Vector<uint32_t>> durations;
+    if (!c.durations_ms().empty())
+      durations = b.CreateVector(c.durations_ms().data(), c.durations_ms().size());
+    clips.push_back(fb::CreateSpriteClip(
+        b, name, f, c.fps(), static_cast<fb::Playback>(c.playback()), ev, durations, c.reverse()));
+  }
+  // Version 7: placements when some frame has one, names when some frame has one.
+  flatbuffers::Offset<flatbuffers::Vector<const fb::FramePlacementf*>> placements;
+  if (atlas.has_placements()) {
+    std::vector<fb::FramePlacementf> p;
+    for (uint32_t i = 0; i < atlas.frame_count(); ++i) {
+      const FramePlacement fp = *atlas.placement(i);
+      const PixelRect& t = fp.trimmed;
+      p.emplace_back(fp.source.width, fp.source.height, fb::PixelRect(t.x, t.y, t.width, t.height),
+                     fp.pivot_x, fp.pivot_y, fp.rotated, uint8_t{0}, uint16_t{0});
+    }
+    placements = b.CreateVectorOfStructs(p);
+  }
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>> names;
+  bool named = false;
+  for (uint32_t i = 0; i < atlas.frame_count(); ++i) named = named || !atlas.name(i).empty();
+  if (named) {
+    std::vector<flatbuffers::Offset<flatbuffers::String>> n;
+    for (uint32_t i = 0; i < atlas.frame_count(); ++i) n.push_back(shared.string(atlas.name(i)));
+    names = b.CreateVector(n);
   }
   if (pixels->IsNull()) *pixels = shared.stream(in.rgba);
   const auto file = shared.string(in.source_file);
   const auto f = b.CreateVectorOfStructs(frames);
   const auto c = b.CreateVector(clips);
-  return fb::CreateSpriteSheet(b, file, atlas.size().width, atlas.size().height, f, c, *pixels);
+  return fb::CreateSpriteSheet(b, file, atlas.size().width, atlas.size().height, f, c, *pixels,
+                               placements, names);
 }
 
 // Version 3: a state machine and its layers, every field as GraphDef holds it. Every

@@ -492,6 +492,14 @@ uint64_t sprite_player_bytes(uint64_t events) {
   return 1024 + (events * kSpriteMaxRepeats + events) * 128;
 }
 
+// A sprite player's timed clips' tick tables (version 7): 8 bytes per clip and two per
+// frame of a timed clip.
+uint64_t sprite_timeline_bytes(const SpriteSheet& sheet) {
+  uint64_t n = 8;
+  for (const SpriteClip& c : sheet.clips()) n += 8 + uint64_t{c.durations_ms().size()} * 16 + 16;
+  return n;
+}
+
 // The copy of a rig or sheet a ScenePlayer makes for an object with events of its own.
 uint64_t rig_copy_bytes(const Rig& rig) {
   uint64_t n = 256;
@@ -504,8 +512,12 @@ uint64_t rig_copy_bytes(const Rig& rig) {
 
 uint64_t sheet_copy_bytes(const SpriteSheet& sheet) {
   uint64_t n = 256 + uint64_t{sheet.atlas().frame_count()} * 64;
+  if (sheet.atlas().has_placements() || !sheet.atlas().name(0).empty()) {  // version 7
+    for (uint32_t f = 0; f < sheet.atlas().frame_count(); ++f)
+      n += sizeof(FramePlacement) + sizeof(std::string) + sheet.atlas().name(f).size();
+  }
   for (const SpriteClip& c : sheet.clips()) {
-    n += 128 + c.name().size() + c.frames().size() * 4;
+    n += 128 + c.name().size() + c.frames().size() * 4 + c.durations_ms().size() * 4;
     for (const FrameEvent& e : c.events()) n += sizeof(FrameEvent) + e.name.size();
   }
   return n;
@@ -1500,10 +1512,47 @@ Result<void> Pack::load() {
         return bad("sprite sheet %u: the source file is not UTF-8", s);
       if (!budget.take(uint64_t{in->frames()->size()} * 4 + 1))
         return bad("sprite sheet %u: more frames than the file holds", s);
-      std::vector<PixelRect> rects;
-      for (const fb::PixelRect* f : *in->frames())
-        rects.push_back({f->x(), f->y(), f->width(), f->height()});
-      Result<Atlas> atlas = Atlas::rects({in->width(), in->height()}, std::move(rects));
+      // Version 7: placements and frame names, one per frame, through Atlas::create.
+      const auto* placements = in->placements();
+      const auto* names = in->frame_names();
+      if ((placements || names) && format_version_ < 7)
+        return bad("sprite sheet %u: format %u has no frame placements or names", s,
+                   format_version_);
+      const uint32_t frame_count = in->frames()->size();
+      if (placements && placements->size() != frame_count)
+        return bad("sprite sheet %u: %u placements for %u frames", s, placements->size(),
+                   frame_count);
+      if (names && names->size() != frame_count)
+        return bad("sprite sheet %u: %u frame names for %u frames", s, names->size(), frame_count);
+      std::vector<AtlasFrame> atlas_frames(frame_count);
+      for (uint32_t f = 0; f < frame_count; ++f) {
+        const fb::PixelRect* r = in->frames()->Get(f);
+        AtlasFrame& out = atlas_frames[f];
+        out.rect = {r->x(), r->y(), r->width(), r->height()};
+        if (placements) {
+          const fb::FramePlacementf* p = placements->Get(f);
+          if (p->padding0() != 0 || p->padding1() != 0)
+            return bad("sprite sheet %u frame %u: placement padding is not zero", s, f);
+          const fb::PixelRect& t = p->trimmed();
+          out.placement.source = {p->source_width(), p->source_height()};
+          out.placement.trimmed = {t.x(), t.y(), t.width(), t.height()};
+          out.placement.rotated = p->rotated();
+          out.placement.pivot_x = p->pivot_x();
+          out.placement.pivot_y = p->pivot_y();
+        } else {
+          out.placement.source = {r->width(), r->height()};
+          out.placement.trimmed = {0, 0, r->width(), r->height()};
+          out.placement.pivot_x = static_cast<float>(r->width()) * 0.5f;
+          out.placement.pivot_y = static_cast<float>(r->height()) * 0.5f;
+        }
+        if (names) {
+          const std::string_view name = view(names->Get(f));
+          if (!valid_utf8(name) || !budget.take(1, name.size()))
+            return bad("sprite sheet %u frame %u: a bad name or more than the file holds", s, f);
+          out.name = std::string(name);
+        }
+      }
+      Result<Atlas> atlas = Atlas::create({in->width(), in->height()}, std::move(atlas_frames));
       if (!atlas) return bad("sprite sheet %u: %s", s, atlas.error().message());
       std::vector<SpriteClip> clips;
       if (const auto* cin = in->clips()) {
@@ -1512,8 +1561,15 @@ Result<void> Pack::load() {
           if (!valid_playback(clip->playback()))
             return bad("sprite sheet %u clip %u: bad playback", s, c);
           const std::string_view clip_name = view(clip->name());
+          const auto* durations = clip->durations_ms();  // version 7
+          if ((durations || clip->reverse()) && format_version_ < 7)
+            return bad("sprite sheet %u clip %u: format %u has no timed or reversed clips", s, c,
+                       format_version_);
+          if (clip->reverse() && !durations)
+            return bad("sprite sheet %u clip %u: reversed without durations", s, c);
           if (!valid_utf8(clip_name) ||
               !budget.take(1 + (clip->frames() ? clip->frames()->size() : 0) +
+                               (durations ? durations->size() : 0) +
                                (clip->events() ? uint64_t{clip->events()->size()} * 2 : 0),
                            clip_name.size())) {
             return bad("sprite sheet %u clip %u: a bad name or more than the file holds", s, c);
@@ -1533,8 +1589,13 @@ Result<void> Pack::load() {
             }
           }
           Result<SpriteClip> sc =
-              SpriteClip::create(std::string(clip_name), std::move(frames), clip->fps(),
-                                 static_cast<Playback>(clip->playback()), std::move(events));
+              durations
+                  ? SpriteClip::create_timed(
+                        std::string(clip_name), std::move(frames),
+                        std::vector<uint32_t>(durations->begin(), durations->end()),
+                        static_cast<Playback>(clip->playback()), clip->reverse(), std::move(events))
+                  : SpriteClip::create(std::string(clip_name), std::move(frames), clip->fps(),
+                                       static_cast<Playback>(clip->playback()), std::move(events));
           if (!sc) return bad("sprite sheet %u clip %u: %s", s, c, sc.error().message());
           clips.push_back(std::move(*sc));
         }
@@ -1638,7 +1699,8 @@ Result<void> Pack::load() {
           }
         }
         if (sheet) {
-          play_bytes += sprite_player_bytes(sheet->max_event_count() + anim.events.size());
+          play_bytes += sprite_player_bytes(sheet->max_event_count() + anim.events.size()) +
+                        sprite_timeline_bytes(*sheet);
           if (!anim.events.empty()) play_bytes += sheet_copy_bytes(*sheet);
         }
         if (const fb::Graph* graph = a->graph()) {
@@ -2020,6 +2082,8 @@ uint64_t Pack::shared_bytes() const {
     for (const fb::SpriteSheet* sh : *sheets) {
       str(sh->source_file());
       blob(sh->pixels());
+      if (const auto* names = sh->frame_names())  // version 7
+        for (const flatbuffers::String* n : *names) str(n);
     }
   }
   if (const auto* textures = root->textures()) {

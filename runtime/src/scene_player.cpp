@@ -76,9 +76,15 @@ Result<std::optional<SpriteSheet>> object_sheet(const SpriteSheet& base,
     for (const ObjectEventInfo& e : animation.events) {
       if (e.clip == c && !has(e)) events.push_back({std::string(e.name), e.frame});
     }
-    Result<SpriteClip> clip = SpriteClip::create(
-        from.name(), std::vector<uint32_t>(from.frames().begin(), from.frames().end()), from.fps(),
-        from.playback(), std::move(events));
+    std::vector<uint32_t> frames(from.frames().begin(), from.frames().end());
+    Result<SpriteClip> clip =
+        from.durations_ms().empty()  // a timed clip (format 7) keeps its durations
+            ? SpriteClip::create(from.name(), std::move(frames), from.fps(), from.playback(),
+                                 std::move(events))
+            : SpriteClip::create_timed(
+                  from.name(), std::move(frames),
+                  std::vector<uint32_t>(from.durations_ms().begin(), from.durations_ms().end()),
+                  from.playback(), from.reverse(), std::move(events));
     if (!clip) return clip.error();
     clips.push_back(std::move(*clip));
   }

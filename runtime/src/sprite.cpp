@@ -1,6 +1,7 @@
 // Sprite atlases, clips and the tick-stepped sprite player (see animpack/sprite.h).
 // Determinism: the step uses only + - * / and std::floor in double (built with
-// -ffp-contract=off); everything else is integer arithmetic.
+// -ffp-contract=off); everything else is integer arithmetic, timed clips' frame ticks
+// included.
 #include "animpack/sprite.h"
 
 #include <algorithm>
@@ -300,6 +301,36 @@ Result<SpritePlayer> SpritePlayer::create(const SpriteSheet* sheet, int32_t tick
       event_capacity != 0 ? event_capacity : size_t{sheet->max_event_count()} * kSpriteMaxRepeats;
   player.events_.resize(capacity);
   player.passes_.resize(sheet->max_event_count());
+  // Timed clips' position starts at this rate (the top of sprite.h), in integers.
+  const std::span<const SpriteClip> clips = sheet->clips();
+  size_t values = 0;
+  for (const SpriteClip& c : clips) {
+    const size_t n = c.durations_ms().size();
+    values += n == 0 ? 0 : n == 1 ? 2 : 2 * n - 1;
+  }
+  player.timeline_.resize(values);
+  player.timeline_begin_.resize(clips.size() + 1);
+  const uint64_t rate = static_cast<uint64_t>(tick_rate);
+  size_t at = 0;
+  for (size_t c = 0; c < clips.size(); ++c) {
+    player.timeline_begin_[c] = at;
+    const std::span<const uint32_t> ms = clips[c].durations_ms();
+    const size_t n = ms.size();
+    if (n == 0) continue;
+    int64_t* b = player.timeline_.data() + at;
+    uint64_t sum = 0;  // at most kMaxSpriteClipMs, so sum * rate < 2^63
+    for (size_t i = 0; i <= n; ++i) {
+      b[i] = static_cast<int64_t>((sum * rate + 500) / 1000);
+      if (i < n) sum += ms[clips[c].reverse() ? n - 1 - i : i];
+    }
+    if (b[n] == 0) b[n] = 1;  // a clip shorter than half a tick lasts one (its last frame's)
+    // kPingPong's way back: position q >= n shows frame 2n - 2 - q, as long as forward.
+    const int64_t bn = b[n];
+    const int64_t bn1 = b[n - 1];
+    for (size_t q = n + 1; n > 1 && q <= 2 * n - 2; ++q) b[q] = bn + bn1 - b[2 * n - 1 - q];
+    at += n == 1 ? 2 : 2 * n - 1;
+  }
+  player.timeline_begin_[clips.size()] = at;
   return player;
 }
 
@@ -321,7 +352,7 @@ Result<void> SpritePlayer::play(uint16_t clip, int64_t tick, const SpritePlayOpt
   speed_ = options.speed;
   offset_ = options.start;
   base_tick_ = tick;
-  last_step_ = step(tick) - 1;  // the starting step is entered at `tick`
+  last_step_ = first_step(tick) - 1;  // the starting step is entered at `tick`
   return ok();
 }
 
@@ -351,14 +382,42 @@ Result<void> SpritePlayer::set_start(double seconds, int64_t tick) {
   }
   offset_ = seconds;
   base_tick_ = tick;
-  last_step_ = step(tick) - 1;
+  last_step_ = first_step(tick) - 1;
   return ok();
 }
 
 Result<void> SpritePlayer::set_playback(Playback playback, int64_t tick) {
   if (clip_ < 0) return Error::make(ErrorCode::kNothingPlaying, "no sprite clip is playing");
-  rebase(tick);
+  const int64_t kept = step(tick);
+  if (playing().durations_ms().empty() || kept < 0 || kept >= kStepLimit) {
+    rebase(tick);
+    playback_ = playback;
+    return ok();
+  }
+  // A timed clip: the steps' lengths depend on the playback, so the clip time goes to the
+  // same fraction of step `kept` under the new one.
+  const double u = offset_ * rate_ + ticks_since(tick, base_tick_) * speed_;
+  int64_t m = 0;
+  std::span<const int64_t> t = timeline(&m);
+  double begin = static_cast<double>(kept / m) * static_cast<double>(t[static_cast<size_t>(m)]) +
+                 static_cast<double>(t[static_cast<size_t>(kept % m)]);
+  double length =
+      static_cast<double>(t[static_cast<size_t>(kept % m) + 1] - t[static_cast<size_t>(kept % m)]);
+  const double fraction = length > 0 ? (u - begin) / length : 0.0;
   playback_ = playback;
+  t = timeline(&m);
+  begin = static_cast<double>(kept / m) * static_cast<double>(t[static_cast<size_t>(m)]) +
+          static_cast<double>(t[static_cast<size_t>(kept % m)]);
+  length =
+      static_cast<double>(t[static_cast<size_t>(kept % m) + 1] - t[static_cast<size_t>(kept % m)]);
+  offset_ = (begin + fraction * length) / rate_;
+  base_tick_ = tick;
+  for (int i = 0; i < 16 && length > 0; ++i) {  // as rebase(): an ulp or two either way
+    const int64_t now = step(tick);
+    if (now == kept) break;
+    const double nudge = offset_ * 0x1p-52 + 0x1p-1074;
+    offset_ = now > kept ? offset_ - nudge : offset_ + nudge;
+  }
   return ok();
 }
 
@@ -378,29 +437,80 @@ void SpritePlayer::rebase(int64_t tick) {
 
 int64_t SpritePlayer::step(int64_t tick) const {
   if (clip_ < 0) return 0;
+  if (!playing().durations_ms().empty()) {
+    const int64_t t = clip_tick(tick);
+    return t < 0 ? -1 : timed_step(t, false);
+  }
   const double fps = playing().fps();
   const double ticks = ticks_since(tick, base_tick_);
   const double s = std::floor(offset_ * fps + ticks * speed_ * fps / rate_);
   return clamp_to_int64(s, -kStepLimit, kStepLimit);
 }
 
-uint32_t SpritePlayer::clip_frame(int64_t s) const {
+int64_t SpritePlayer::first_step(int64_t tick) const {
+  if (clip_ < 0 || playing().durations_ms().empty()) return step(tick);
+  const int64_t t = clip_tick(tick);
+  return t < 0 ? -1 : timed_step(t, true);
+}
+
+int64_t SpritePlayer::clip_tick(int64_t tick) const {
+  const double u = offset_ * rate_ + ticks_since(tick, base_tick_) * speed_;
+  return clamp_to_int64(std::floor(u), -kStepLimit, kStepLimit);
+}
+
+std::span<const int64_t> SpritePlayer::timeline(int64_t* out_positions) const {
+  const size_t c = static_cast<size_t>(clip_);
+  const int64_t n = static_cast<int64_t>(playing().frames().size());
+  *out_positions = playback_ == Playback::kPingPong && n > 1 ? 2 * (n - 1) : n;
+  return std::span<const int64_t>(timeline_).subspan(timeline_begin_[c],
+                                                     static_cast<size_t>(*out_positions) + 1);
+}
+
+int64_t SpritePlayer::timed_step(int64_t t, bool first) const {
+  int64_t m = 0;
+  const std::span<const int64_t> starts = timeline(&m);
+  const int64_t pass = starts[static_cast<size_t>(m)];  // >= 1
+  const int64_t k = t / pass;
+  const int64_t r = t % pass;
+  const auto begin = starts.begin();
+  const auto end = starts.begin() + m;
+  int64_t p = (std::upper_bound(begin, end, r) - begin) - 1;  // starts[0] is 0 <= r
+  if (k > (kStepLimit - m) / m) return kStepLimit;
+  if (first) {
+    // The 0-tick steps before p that start at r too; at a pass's start, those that end
+    // the pass before.
+    p = std::lower_bound(begin, end, starts[static_cast<size_t>(p)]) - begin;
+    if (r == 0 && k > 0) {
+      const int64_t q = std::lower_bound(begin, end, pass) - begin;
+      if (q < m) return (k - 1) * m + q;
+    }
+  }
+  return k * m + p;
+}
+
+int64_t SpritePlayer::position(int64_t s) const {
   const int64_t n = static_cast<int64_t>(playing().frames().size());
   if (s <= 0) return 0;
   switch (playback_) {
     case Playback::kOnce:
-      return static_cast<uint32_t>(std::min(s, n - 1));
+      return std::min(s, n - 1);
     case Playback::kPingPong:
       if (n > 1) {
         const int64_t period = 2 * (n - 1);
         const int64_t p = s % period;
-        return static_cast<uint32_t>(p < n ? p : period - p);
+        return p < n ? p : period - p;
       }
       return 0;
     case Playback::kLoop:
       break;
   }
-  return static_cast<uint32_t>(s % n);
+  return s % n;
+}
+
+uint32_t SpritePlayer::clip_frame(int64_t s) const {
+  const int64_t p = position(s);
+  const int64_t n = static_cast<int64_t>(playing().frames().size());
+  return static_cast<uint32_t>(playing().reverse() ? n - 1 - p : p);
 }
 
 uint32_t SpritePlayer::frame(int64_t tick) const {
@@ -413,15 +523,28 @@ int64_t SpritePlayer::next_event_step(int64_t s) const {
   const std::vector<uint32_t>& begin = clip.event_begin_;
   const std::vector<FrameEvent>& events = clip.events_;
   const int64_t n = static_cast<int64_t>(clip.frames_.size());
-  // The first frame >= f with events, or -1 (0 <= f <= n).
-  auto first_from = [&](int64_t f) -> int64_t {
+  // The first clip frame >= f with events, or -1 (0 <= f <= n).
+  auto first_frame_from = [&](int64_t f) -> int64_t {
     const uint32_t i = begin[static_cast<size_t>(f)];
     return i < events.size() ? int64_t{events[i].frame} : -1;
   };
-  // The last frame <= f with events, or -1 (0 <= f < n).
-  auto last_upto = [&](int64_t f) -> int64_t {
+  // The last clip frame <= f with events, or -1 (-1 <= f < n).
+  auto last_frame_upto = [&](int64_t f) -> int64_t {
+    if (f < 0) return -1;
     const uint32_t i = begin[static_cast<size_t>(f) + 1];
     return i > 0 ? int64_t{events[i - 1].frame} : -1;
+  };
+  // The same over play positions (clip frames last to first for a reverse clip).
+  const bool reverse = clip.reverse_;
+  auto first_from = [&](int64_t p) -> int64_t {
+    if (!reverse) return first_frame_from(p);
+    const int64_t f = last_frame_upto(n - 1 - p);
+    return f < 0 ? -1 : n - 1 - f;
+  };
+  auto last_upto = [&](int64_t p) -> int64_t {
+    if (!reverse) return last_frame_upto(p);
+    const int64_t f = first_frame_from(n - 1 - p);
+    return f < 0 ? -1 : n - 1 - f;
   };
   if (events.empty()) return kNoStep;
   if (playback_ == Playback::kOnce) {  // step s shows frame s, and only up to n - 1

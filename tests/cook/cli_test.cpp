@@ -138,7 +138,7 @@ TEST_F(Cli, EverySubcommandHasHelpAndThereIsAVersion) {
   EXPECT_EQ(run("--help").status, 0);
   const CliRun v = run("--version");
   EXPECT_EQ(v.status, 0);
-  EXPECT_NE(v.output.find("animpack 0.1.0 (pack format 6)"), std::string::npos) << v.output;
+  EXPECT_NE(v.output.find("animpack 0.1.0 (pack format 7)"), std::string::npos) << v.output;
 }
 
 }  // namespace

@@ -413,7 +413,7 @@ TEST(ClipStore, ExactClipsRoundTripEveryFloatsBits) {
   const CookedPack cooked = clips_v6_pack();
   auto pack = Pack::from_bytes(write_pack(cooked));
   ASSERT_TRUE(pack) << pack.error().message();
-  EXPECT_EQ(pack->format_version(), 6u);
+  EXPECT_EQ(pack->format_version(), kPackFormatVersion);
   const Rig& want = cooked.rigs[0].rig;
   ASSERT_EQ(pack->rig(0).clips().size(), want.clips().size());
   int exact = 0;

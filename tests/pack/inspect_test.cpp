@@ -56,7 +56,7 @@ TEST(Inspect, ListsStateMachinesLayersAndAdditiveClips) {
   fs::remove(file);
   ASSERT_EQ(r.status, 0) << r.output;
   for (const char* line : {
-           "format 6",
+           "format 7",
            "clip [4] Breathe: 2 s, 3 channels, 9 keys, additive (first_frame)",
            "state machine: 5 parameters, 3 states, 3 transitions, 2 layers",
            "    parameter speed: float, default 0, range [0, 6]\n",
@@ -79,6 +79,28 @@ TEST(Inspect, ListsStateMachinesLayersAndAdditiveClips) {
        }) {
     EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
   }
+}
+
+// Format 7: a sheet's trimmed and rotated frames, and each timed clip's frames, length and
+// direction (the committed sprites_v7.anpk golden).
+TEST(Inspect, ListsTrimmedFramesAndTimedClips) {
+  const fs::path golden = fs::path(ANIMPACK_SOURCE_DIR) / "tests/data/packs/sprites_v7.anpk";
+  const fixture::CliRun r = fixture::run_cli(ANIMPACK_EXE, "inspect " + golden.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* line : {
+           "format 7",
+           "    trimmed frames: 2, rotated: 1\n",
+           "    clip idle: 2 frames at ",
+           "      timed (2 frames, 350 ms)\n",
+           "      timed (3 frames, 201 ms), reverse\n",
+       }) {
+    EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
+  }
+  size_t timed = 0;  // the fps clip "legacy" has no timed line
+  for (size_t at = r.output.find("      timed ("); at != std::string::npos;
+       at = r.output.find("      timed (", at + 1))
+    ++timed;
+  EXPECT_EQ(timed, 2u) << r.output;
 }
 
 // Format 6: each clip's key storage, exact or lossy with its tolerance and error, and the

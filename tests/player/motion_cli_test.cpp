@@ -191,7 +191,7 @@ TEST_F(MotionCli, InspectListsRootMotionAndIk) {
   const CliRun r = run("inspect " + pack_path_);
   ASSERT_EQ(r.status, 0) << r.output;
   for (const char* line :
-       {"pack " /* then the path */, ": format 6,",
+       {"pack " /* then the path */, ": format 7,",
         "    root motion: accumulate, joint root, extract horizontal+yaw, 60 samples a second, up "
         "0 1 0\n",
         "      clip [4] Walk: 61 samples, a pass travels ", ", turns 0.25\n",

@@ -46,6 +46,9 @@ TEST(Allocation, PlayingAThousandTicksAllocatesNothing) {
   sprite_clips.push_back(
       *SpriteClip::create("run", {0, 1, 2, 3}, 12.0f, Playback::kLoop, {FrameEvent{"step", 1}}));
   sprite_clips.push_back(*SpriteClip::create("idle", {4, 5}, 4.0f, Playback::kPingPong));
+  sprite_clips.push_back(*SpriteClip::create_timed("timed", {1, 2, 3}, {1, 100, 33},
+                                                   Playback::kPingPong, true,
+                                                   {FrameEvent{"hit", 0}, FrameEvent{"go", 2}}));
   auto sheet = SpriteSheet::create(std::move(*atlas), std::move(sprite_clips));
   ASSERT_TRUE(sheet);
   auto sprite = SpritePlayer::create(&*sheet, 60);
@@ -71,6 +74,13 @@ TEST(Allocation, PlayingAThousandTicksAllocatesNothing) {
         (void)sprite->play("idle", tick);
         break;
       }
+      case 100:
+        (void)sprite->play("timed", tick);
+        break;
+      case 110:
+        (void)sprite->set_speed(1.5f, tick);
+        (void)sprite->set_playback(Playback::kLoop, tick);
+        break;
       case 120:
         (void)a.crossfade("Cubic", 0.25, tick);
         break;

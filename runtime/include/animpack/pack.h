@@ -56,7 +56,7 @@
 namespace animpack {
 
 // The pack format version this runtime reads (and the cooker writes).
-inline constexpr uint32_t kPackFormatVersion = 6;
+inline constexpr uint32_t kPackFormatVersion = 7;
 // The oldest version it still opens: a version 1 pack has no materials, textures, texture
 // coordinates, colours or bounds (they read as absent; mesh_bounds() is empty); versions 1
 // and 2 have no additive clips and no state machines (ObjectAnimationInfo::graph absent);
@@ -64,7 +64,9 @@ inline constexpr uint32_t kPackFormatVersion = 6;
 // root_motion absent, root_tracks and ik empty, MeshInfo::up and forward glTF's); versions
 // 1 to 4 have no morph targets and no second influence set (Rig::morph_sets() empty,
 // PartInfo::morph_set -1, PartStreams::joints1/weights1/morph empty); versions 1 to 5 store
-// every clip's keys as float arrays (Clip::storage() the defaults) and blobs raw or LZ4.
+// every clip's keys as float arrays (Clip::storage() the defaults) and blobs raw or LZ4;
+// versions 1 to 6 have no frame placements or names and no timed or reversed sprite clips
+// (every atlas is untrimmed, every sprite clip plays at its fps, forward).
 inline constexpr uint32_t kOldestPackFormatVersion = 1;
 
 // Limits Pack::open enforces (docs/pack-format.md, "Limits"). A pack above any of them is

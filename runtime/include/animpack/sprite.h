@@ -17,6 +17,29 @@
 // that tick). The clip frame of step s among n frames is s mod n (kLoop), min(s, n-1)
 // (kOnce) or 0, 1, .., n-1, n-2, .., 1, 0, 1, .. (kPingPong). Steps below 0 (ticks
 // before the play tick) show the clip's first frame and enter none.
+//
+// Timed clips (SpriteClip::create_timed, durations_ms non-empty), step 7. Let C_i be the
+// sum of the durations before play position i (integers; a reverse clip's positions are
+// its frames last to first). Position i starts at tick B_i = floor((C_i * rate + 500) /
+// 1000) in 64-bit integers (C_i * rate / 1000 rounded half up), so a clip of T ms lasts
+// B_n = round(T * rate / 1000) ticks whatever its frames (100 ms at 60 Hz: 6 ticks; 1 ms
+// at 30 Hz: 0 ticks), and a frame lasts B_(i+1) - B_i ticks, which may be 0: such a frame
+// is entered (its step is counted and its events fire) at the tick its successor starts,
+// and never shown. A clip whose whole length rounds to 0 ticks lasts one tick: its last
+// frame's, so that it still loops at one pass a tick. The clip time in ticks is
+//   u = offset * rate + ticks * speed
+// in double, with only those operations, and floor(u) selects the position i with B_i
+// <= floor(u) mod P < B_(i+1), in integers, where P is the pass's length: B_n for kLoop
+// and kOnce, B_n + B_(n-1) - B_1 for kPingPong, whose way back from n-2 to 1 gives each
+// frame its forward length. The step is (floor(u) / P) * m + i with m positions a pass
+// (n, or 2 * (n - 1) for kPingPong): the same steps, frames and events as above. At speed
+// 1 from start 0, u is the tick count itself, so the tick rule and the time rule are one.
+// (In milliseconds, u is the clip time start * 1000 + ticks * speed * 1000 / rate times
+// rate / 1000, and frame i holds the times [B_i * 1000 / rate, B_(i+1) * 1000 / rate).)
+// Events stay on their clip frames when a clip plays reversed. play and set_start enter
+// the 0-tick frames that start with the frame they start on. set_playback keeps the step
+// and puts the clip time at the same fraction of it under the new playback (a step that
+// lasts 0 ticks there gives way to the next one).
 #pragma once
 
 #include <cstdint>
@@ -314,6 +337,18 @@ class SpritePlayer {
   const SpriteClip& playing() const { return sheet_->clips()[static_cast<size_t>(clip_)]; }
   // The clip frame (index into the clip's frame list) shown at step s.
   uint32_t clip_frame(int64_t s) const;
+  // The play position (0..n-1, the clip frame before reverse) shown at step s.
+  int64_t position(int64_t s) const;
+  // A timed clip's position starts in ticks for the playback in force: m + 1 values, the
+  // last the pass's length (see the top of this file), and m.
+  std::span<const int64_t> timeline(int64_t* out_positions) const;
+  // A timed clip's step at floor clip tick `t` (>= 0); `first`: the first of the 0-tick
+  // steps that start at `t` with the step shown there.
+  int64_t timed_step(int64_t t, bool first) const;
+  // A timed clip's floor clip tick at `tick`, clamped to +-2^62.
+  int64_t clip_tick(int64_t tick) const;
+  // The step at `tick`, but the first of the 0-tick steps entered with it (timed clips).
+  int64_t first_step(int64_t tick) const;
   // The first step >= s whose clip frame has events; INT64_MAX when none does.
   int64_t next_event_step(int64_t s) const;
   // The first tick in [lo, hi] whose step is >= s. Preconditions: step(hi) >= s.
@@ -334,6 +369,11 @@ class SpritePlayer {
   size_t event_count_ = 0;
   std::vector<SpriteEvent> events_;  // advance()'s buffer, sized once
   std::vector<uint32_t> passes_;     // passes per event within one advance()
+  // Timed clips' position starts in ticks at this rate (the top of this file): clip c's
+  // 2n - 1 values (n + 1 for n = 1) at [timeline_begin_[c], timeline_begin_[c + 1]),
+  // the kPingPong positions; kLoop and kOnce use the first n and the value B_n at n.
+  std::vector<int64_t> timeline_;
+  std::vector<size_t> timeline_begin_;
 };
 
 }  // namespace animpack
