@@ -673,7 +673,7 @@ class JsonReader {
 
 class XmlReader {
  public:
-  XmlReader(std::string_view text, AtlasDataResult& out) : lines_(text), out_(out) {}
+  XmlReader(std::string_view text, AtlasDataResult& out) : text_(text), lines_(text), out_(out) {}
 
   void read(const pugi::xml_document& doc) {
     const pugi::xml_node root = doc.document_element();
@@ -731,8 +731,14 @@ class XmlReader {
     return std::any_of(out_.issues.begin(), out_.issues.end(),
                        [](const AtlasDataIssue& i) { return i.error; });
   }
+  // Where an element starts: its '<' (pugixml gives the offset of its name).
+  std::pair<int, int> where(const pugi::xml_node& node) const {
+    size_t offset = static_cast<size_t>(std::max<ptrdiff_t>(0, node.offset_debug()));
+    if (offset > 0 && offset <= text_.size() && text_[offset - 1] == '<') --offset;
+    return lines_.at(offset);
+  }
   void issue(const pugi::xml_node& node, std::string message, bool error = true) {
-    const auto [line, col] = lines_.at(static_cast<size_t>(std::max<ptrdiff_t>(0, node.offset_debug())));
+    const auto [line, col] = where(node);
     out_.issues.push_back({error, line, col, "", std::move(message)});
   }
   // An integer attribute in [lo, kMaxPixel] (negated first with `negate`: frameX, frameY).
@@ -774,8 +780,7 @@ class XmlReader {
   }
 
   bool read_frame(const pugi::xml_node& node, Size image, AtlasDataFrame& out) {
-    std::tie(out.line, out.col) =
-        lines_.at(static_cast<size_t>(std::max<ptrdiff_t>(0, node.offset_debug())));
+    std::tie(out.line, out.col) = where(node);
     out.name = node.attribute("name").value();
     bool ok = true;
     if (node.attribute("name").empty()) {
@@ -843,6 +848,7 @@ class XmlReader {
 
   static constexpr int64_t kMaxPixel = int64_t{1} << 24;
 
+  std::string_view text_;
   LineIndex lines_;
   AtlasDataResult& out_;
 };
