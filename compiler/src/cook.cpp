@@ -1639,13 +1639,14 @@ class Cooker : public ClipSourceHost {
       }
       return names.empty() ? std::string("none") : names;
     };
-    if (!a.clip.empty() && ok && !has_clip(a.clip)) {
+    const bool clips_ok = ok;  // names are checked when every clip was made
+    if (!a.clip.empty() && clips_ok && !has_clip(a.clip)) {
       at("E0131", a.clip_pos,
          "the sprite animation has no clip " + quote(a.clip) + " (its clips: " + known() + ")");
       ok = false;
     }
     for (const SceneEvent& e : a.events) {
-      if (!e.clip.empty() && ok && !has_clip(e.clip)) {
+      if (!e.clip.empty() && clips_ok && !has_clip(e.clip)) {
         at("E0131", e.clip_pos,
            "event " + quote(e.name) + " names sprite clip " + quote(e.clip) +
                ", which the animation does not have (its clips: " + known() + ")");
