@@ -154,7 +154,7 @@ class JsonPositions {
         const std::string child = pointer + "/" + pointer_token(key);
         if (!keys.insert(key).second) duplicates_.emplace_back(child, key_at);
         skip_space();
-        ++pos_;  // ':'
+        ++pos_;        // ':'
         value(child);  // a repeated key's value replaces the first (as in nlohmann)
         skip_space();
         if (pos_ < text_.size() && text_[pos_] == ',') ++pos_;
@@ -173,8 +173,8 @@ class JsonPositions {
     } else if (c == '"') {
       string_token();
     } else {
-      while (pos_ < text_.size() && std::string_view(",]} \t\r\n").find(text_[pos_]) ==
-                                        std::string_view::npos) {
+      while (pos_ < text_.size() &&
+             std::string_view(",]} \t\r\n").find(text_[pos_]) == std::string_view::npos) {
         ++pos_;
       }
     }
@@ -188,13 +188,20 @@ class JsonPositions {
 
 const char* kind_of(const Json& j) {
   switch (j.type()) {
-    case Json::value_t::object: return "an object";
-    case Json::value_t::array: return "an array";
-    case Json::value_t::string: return "a string";
-    case Json::value_t::boolean: return "a boolean";
-    case Json::value_t::null: return "null";
-    case Json::value_t::number_float: return "a number with a fraction";
-    default: return "an integer";
+    case Json::value_t::object:
+      return "an object";
+    case Json::value_t::array:
+      return "an array";
+    case Json::value_t::string:
+      return "a string";
+    case Json::value_t::boolean:
+      return "a boolean";
+    case Json::value_t::null:
+      return "null";
+    case Json::value_t::number_float:
+      return "a number with a fraction";
+    default:
+      return "an integer";
   }
 }
 
@@ -245,8 +252,7 @@ class JsonReader {
     return std::any_of(out_.issues.begin(), out_.issues.end(),
                        [](const AtlasDataIssue& i) { return i.error; });
   }
-  void issue_at(size_t offset, const std::string& pointer, std::string message,
-                bool error = true) {
+  void issue_at(size_t offset, const std::string& pointer, std::string message, bool error = true) {
     const auto [line, col] = lines_.at(offset);
     out_.issues.push_back({error, line, col, pointer, std::move(message)});
   }
@@ -266,8 +272,8 @@ class JsonReader {
       if (required) issue(pointer, "\"" + std::string(key) + "\" is missing");
       return nullptr;
     }
-    const bool ok = it->type() == type ||
-                    (type == Json::value_t::number_unsigned && it->is_number_integer());
+    const bool ok =
+        it->type() == type || (type == Json::value_t::number_unsigned && it->is_number_integer());
     if (!ok) {
       issue(pointer + "/" + key,
             "\"" + std::string(key) + "\" is " + kind_of(*it) + "; it must be " + shape);
@@ -285,8 +291,8 @@ class JsonReader {
       return false;
     }
     if (it->is_number_float()) {
-      issue(at, "\"" + std::string(key) + "\" is " + Json(*it).dump() +
-                    "; it must be a whole number");
+      issue(at,
+            "\"" + std::string(key) + "\" is " + Json(*it).dump() + "; it must be a whole number");
       return false;
     }
     if (!it->is_number_integer()) {
@@ -353,7 +359,8 @@ class JsonReader {
       }
     }
     PixelRect size;
-    if (get_box(meta, "/meta", "size", false, 1, &size)) data.image_size = {size.width, size.height};
+    if (get_box(meta, "/meta", "size", false, 1, &size))
+      data.image_size = {size.width, size.height};
   }
 
   void read_frames(const Json& frames, AtlasData& data) {
@@ -372,8 +379,7 @@ class JsonReader {
     size_t i = 0;
     for (auto it = frames.begin(); it != frames.end(); ++it, ++i) {
       const bool hash = frames.is_object();
-      const std::string pointer =
-          "/frames/" + (hash ? pointer_token(it.key()) : std::to_string(i));
+      const std::string pointer = "/frames/" + (hash ? pointer_token(it.key()) : std::to_string(i));
       AtlasDataFrame frame;
       if (hash) frame.name = it.key();
       if (!read_frame(*it, pointer, hash, data.image_size, frame)) {
@@ -412,8 +418,8 @@ class JsonReader {
     PixelRect drawn;  // "frame": x, y and the drawn (unturned) size
     if (!get_box(f, pointer, "frame", true, 1, &drawn)) ok = false;
     bool rotated = false;
-    if (const Json* r = member(f, pointer, "rotated", Json::value_t::boolean, "true or false",
-                               false)) {
+    if (const Json* r =
+            member(f, pointer, "rotated", Json::value_t::boolean, "true or false", false)) {
       rotated = r->get<bool>();
     } else if (f.contains("rotated")) {
       ok = false;
@@ -437,8 +443,8 @@ class JsonReader {
       }
     }
     std::optional<std::pair<double, double>> pivot;
-    if (const Json* p = member(f, pointer, "pivot", Json::value_t::object, "an object {x, y}",
-                               false)) {
+    if (const Json* p =
+            member(f, pointer, "pivot", Json::value_t::object, "an object {x, y}", false)) {
       double px = 0, py = 0;
       if (get_number(*p, pointer + "/pivot", "x", &px) &&
           get_number(*p, pointer + "/pivot", "y", &py)) {
@@ -465,23 +471,21 @@ class JsonReader {
     if (uint64_t{trimmed.x} + trimmed.width > source.width ||
         uint64_t{trimmed.y} + trimmed.height > source.height) {
       issue(pointer + "/spriteSourceSize",
-            "the trimmed box (x " + std::to_string(trimmed.x) + ", y " +
-                std::to_string(trimmed.y) + ", " + std::to_string(trimmed.width) + "x" +
-                std::to_string(trimmed.height) + ") is not inside the source size " +
-                std::to_string(source.width) + "x" + std::to_string(source.height));
+            "the trimmed box (x " + std::to_string(trimmed.x) + ", y " + std::to_string(trimmed.y) +
+                ", " + std::to_string(trimmed.width) + "x" + std::to_string(trimmed.height) +
+                ") is not inside the source size " + std::to_string(source.width) + "x" +
+                std::to_string(source.height));
       return false;
     }
     out.rect = {drawn.x, drawn.y, rotated ? drawn.height : drawn.width,
                 rotated ? drawn.width : drawn.height};
     if (image.width > 0 && (uint64_t{out.rect.x} + out.rect.width > image.width ||
                             uint64_t{out.rect.y} + out.rect.height > image.height)) {
-      issue(pointer + "/frame", "the frame (x " + std::to_string(out.rect.x) + ", y " +
-                                    std::to_string(out.rect.y) + ", " +
-                                    std::to_string(out.rect.width) + "x" +
-                                    std::to_string(out.rect.height) +
-                                    (rotated ? ", rotated" : "") + ") is not inside the " +
-                                    std::to_string(image.width) + "x" +
-                                    std::to_string(image.height) + " image");
+      issue(pointer + "/frame",
+            "the frame (x " + std::to_string(out.rect.x) + ", y " + std::to_string(out.rect.y) +
+                ", " + std::to_string(out.rect.width) + "x" + std::to_string(out.rect.height) +
+                (rotated ? ", rotated" : "") + ") is not inside the " +
+                std::to_string(image.width) + "x" + std::to_string(image.height) + " image");
       return false;
     }
     out.placement.source = {source.width, source.height};
@@ -530,8 +534,8 @@ class JsonReader {
       }
       ok = get_uint(t, pointer, "from", 0, UINT32_MAX, &tag.from) && ok;
       ok = get_uint(t, pointer, "to", 0, UINT32_MAX, &tag.to) && ok;
-      if (const Json* d = member(t, pointer, "direction", Json::value_t::string, "a string",
-                                 false)) {
+      if (const Json* d =
+              member(t, pointer, "direction", Json::value_t::string, "a string", false)) {
         const std::optional<AtlasTagDirection> dir = parse_direction(d->get<std::string>());
         if (dir) {
           tag.direction = *dir;
@@ -582,8 +586,8 @@ class JsonReader {
         continue;
       }
       std::string name;
-      if (const Json* n = member(slice, pointer, "name", Json::value_t::string, "a string",
-                                 false)) {
+      if (const Json* n =
+              member(slice, pointer, "name", Json::value_t::string, "a string", false)) {
         name = n->get<std::string>();
       }
       const Json* keys = member(slice, pointer, "keys", Json::value_t::array, "an array", true);
@@ -627,10 +631,11 @@ class JsonReader {
           ok = false;
           continue;
         }
-        if (const Json* p = member(key, kp, "pivot", Json::value_t::object, "an object {x, y}",
-                                   false)) {
+        if (const Json* p =
+                member(key, kp, "pivot", Json::value_t::object, "an object {x, y}", false)) {
           double px = 0, py = 0;
-          if (!get_number(*p, kp + "/pivot", "x", &px) || !get_number(*p, kp + "/pivot", "y", &py)) {
+          if (!get_number(*p, kp + "/pivot", "x", &px) ||
+              !get_number(*p, kp + "/pivot", "y", &py)) {
             ok = false;
             continue;
           }
@@ -863,13 +868,14 @@ AtlasDataResult parse_atlas_data(std::string_view text, std::string_view name) {
   };
   try {
     if (text.size() > kMaxAtlasDataFileBytes) {
-      return fail(0, 0, std::string(name) + " has " + std::to_string(text.size()) +
-                            " bytes; the limit is " + std::to_string(kMaxAtlasDataFileBytes));
+      return fail(0, 0,
+                  std::string(name) + " has " + std::to_string(text.size()) +
+                      " bytes; the limit is " + std::to_string(kMaxAtlasDataFileBytes));
     }
     size_t first = 0;
     if (text.substr(0, 3) == "\xEF\xBB\xBF") first = 3;  // a UTF-8 byte order mark
-    while (first < text.size() && std::string_view(" \t\r\n").find(text[first]) !=
-                                      std::string_view::npos) {
+    while (first < text.size() &&
+           std::string_view(" \t\r\n").find(text[first]) != std::string_view::npos) {
       ++first;
     }
     if (first < text.size() && text[first] == '<') {
@@ -891,8 +897,9 @@ AtlasDataResult parse_atlas_data(std::string_view text, std::string_view name) {
     }
     const std::string_view json_text = text.substr(first == 3 ? 3 : 0);
     if (json_depth(json_text) > kMaxAtlasDataDepth) {
-      return fail(1, 1, "the JSON nests more than " + std::to_string(kMaxAtlasDataDepth) +
-                            " levels deep (the formats need 5)");
+      return fail(1, 1,
+                  "the JSON nests more than " + std::to_string(kMaxAtlasDataDepth) +
+                      " levels deep (the formats need 5)");
     }
     Json root;
     try {

@@ -1371,8 +1371,7 @@ class Cooker : public ClipSourceHost {
     return d;
   }
 
-  void data_note(const SceneAnimation& a, std::string_view code, const LoadedData& d,
-                 int errors) {
+  void data_note(const SceneAnimation& a, std::string_view code, const LoadedData& d, int errors) {
     sink_.add({std::string(code), Severity::kNote, file_, a.atlas_pos.line, a.atlas_pos.col,
                "atlas " + quote(a.atlas) + " is a data file with " + std::to_string(errors) +
                    " error" + (errors == 1 ? "" : "s") + " (in " + d.shown + ")"});
@@ -1418,10 +1417,11 @@ class Cooker : public ClipSourceHost {
         if (d.image_errors < 0) {
           sink_.add({"E0242", Severity::kError, d.shown, f.line, f.col,
                      (f.pointer.empty() ? "" : f.pointer + ": ") + std::string("frame ") +
-                         quote(f.name) + " (x " + std::to_string(r.x) + ", y " + std::to_string(r.y) +
-                         ", " + std::to_string(r.width) + "x" + std::to_string(r.height) +
-                         ") is not inside the " + std::to_string(png.width) + "x" +
-                         std::to_string(png.height) + " image " + data.image.string()});
+                         quote(f.name) + " (x " + std::to_string(r.x) + ", y " +
+                         std::to_string(r.y) + ", " + std::to_string(r.width) + "x" +
+                         std::to_string(r.height) + ") is not inside the " +
+                         std::to_string(png.width) + "x" + std::to_string(png.height) + " image " +
+                         data.image.string()});
         }
         ++outside;
       }
@@ -1542,8 +1542,8 @@ class Cooker : public ClipSourceHost {
         if (p.frames.empty()) {
           if (!c.prefix.empty()) {
             at("E0241", c.prefix_pos,
-               "no frame name of the data file starts with " + quote(c.prefix) +
-                   " (sprite clip " + quote(c.name) + ")");
+               "no frame name of the data file starts with " + quote(c.prefix) + " (sprite clip " +
+                   quote(c.name) + ")");
           }
           ok = false;
           continue;
@@ -1584,8 +1584,7 @@ class Cooker : public ClipSourceHost {
         if (static_cast<size_t>(e.frame) >= p.frames.size()) {
           at("E0208", e.frame_pos,
              "event " + quote(e.name) + " is on frame " + std::to_string(e.frame) + " of clip " +
-                 quote(p.name) + ", which has frames 0 to " +
-                 std::to_string(p.frames.size() - 1));
+                 quote(p.name) + ", which has frames 0 to " + std::to_string(p.frames.size() - 1));
           ok = false;
           continue;
         }
@@ -1615,7 +1614,8 @@ class Cooker : public ClipSourceHost {
                                   p.playback, std::move(events));
       } else {
         at("E0127", p.pos,
-           "sprite clip " + quote(p.name) + " has no `fps`, some of its frames have no "
+           "sprite clip " + quote(p.name) +
+               " has no `fps`, some of its frames have no "
                "duration in the data file, and the animation has no `fps` for it to take");
         ok = false;
         continue;
@@ -1706,11 +1706,11 @@ class Cooker : public ClipSourceHost {
   std::string file_;
   CookOutput out_;
   std::map<std::string, LoadedMesh, std::less<>> meshes_;
-  std::map<std::string, LoadedFile> files_;     // by canonical path and import options
-  std::map<std::string, LoadedAtlas> atlases_;  // by normal path
+  std::map<std::string, LoadedFile> files_;       // by canonical path and import options
+  std::map<std::string, LoadedAtlas> atlases_;    // by normal path
   std::map<std::string, LoadedData> data_files_;  // atlas data files, by normal path
-  std::map<std::string, int> sheets_;           // sheet_key -> pack sheet
-  size_t suggestion_budget_ = size_t{1} << 18;  // name comparisons for hints
+  std::map<std::string, int> sheets_;             // sheet_key -> pack sheet
+  size_t suggestion_budget_ = size_t{1} << 18;    // name comparisons for hints
   // Additive clips layers play, made in finish_rigs: per pack rig, in index order.
   struct PendingAdditive {
     uint16_t source = 0;

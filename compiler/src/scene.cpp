@@ -1471,8 +1471,8 @@ class Reader {
       report("E0134", at, "`frames` is empty; a clip needs at least one frame");
       return;
     }
-    if (over_limit(array->size(), static_cast<size_t>(kMaxSpriteClipFrames), "`frames`",
-                   "frames", at)) {
+    if (over_limit(array->size(), static_cast<size_t>(kMaxSpriteClipFrames), "`frames`", "frames",
+                   at)) {
       return;
     }
     for (const toml::node& element : *array) {
@@ -1539,8 +1539,9 @@ class Reader {
           if (get_playback(*e.node, e.pos, &playback)) clip.playback = playback;
         } else if ((e.key == "frames" || e.key == "prefix") && !data) {
           report("E0190", e.pos,
-                 ticked(e.key) + " picks frames of an atlas data file by name; this atlas is a "
-                                 "PNG (its clips take `from` and `to`)");
+                 ticked(e.key) +
+                     " picks frames of an atlas data file by name; this atlas is a "
+                     "PNG (its clips take `from` and `to`)");
         } else if (e.key == "frames") {
           clip.frames_pos = e.pos;
           read_frame_names(*e.node, e.pos, &clip);

@@ -117,13 +117,12 @@ TEST(AtlasDataCook, TheAsepriteBeetleCooksItsTagsAsTimedClips) {
 
 TEST(AtlasDataCook, SceneClipsOverrideATagAndAddClipsOfTheirOwn) {
   const fs::path dir = beetle_folder("override");
-  write(dir / "scene.toml",
-        scene("atlas = \"beetle.json\"\nfps = 4\n\n"
-              "[object.animation.clips.Loop]\nplayback = \"once\"\n\n"
-              "[object.animation.clips.pair]\nframes = [\"beetle 2.aseprite\", "
-              "\"beetle 0.aseprite\"]\nfps = 10\n\n"
-              "[object.animation.clips.range]\nfrom = 1\nto = 2\n\n"
-              "[object.animation.clips.prefixed]\nprefix = \"beetle 1\"\n"));
+  write(dir / "scene.toml", scene("atlas = \"beetle.json\"\nfps = 4\n\n"
+                                  "[object.animation.clips.Loop]\nplayback = \"once\"\n\n"
+                                  "[object.animation.clips.pair]\nframes = [\"beetle 2.aseprite\", "
+                                  "\"beetle 0.aseprite\"]\nfps = 10\n\n"
+                                  "[object.animation.clips.range]\nfrom = 1\nto = 2\n\n"
+                                  "[object.animation.clips.prefixed]\nprefix = \"beetle 1\"\n"));
   DiagnosticSink sink;
   const CookOutput out = cook(dir, sink);
   ASSERT_FALSE(sink.has_errors()) << show(sink);
@@ -323,10 +322,9 @@ TEST(AtlasDataCook, AClipGivingItsFramesTwoWaysIsRefused) {
 
 TEST(AtlasDataCook, UnknownFrameNamesAndPrefixesAreRefusedAtTheName) {
   const fs::path dir = beetle_folder("unknown_name");
-  write(dir / "scene.toml",
-        scene("atlas = \"beetle.json\"\n\n[object.animation.clips.x]\n"
-              "frames = [\"beetle 0.aseprite\", \"beetle 9.aseprite\"]\n\n"
-              "[object.animation.clips.y]\nprefix = \"dragon\"\n"));
+  write(dir / "scene.toml", scene("atlas = \"beetle.json\"\n\n[object.animation.clips.x]\n"
+                                  "frames = [\"beetle 0.aseprite\", \"beetle 9.aseprite\"]\n\n"
+                                  "[object.animation.clips.y]\nprefix = \"dragon\"\n"));
   DiagnosticSink sink;
   cook(dir, sink);
   const std::vector<Found> f = found(sink);
@@ -364,9 +362,8 @@ TEST(AtlasDataCook, AClipThatIsNoTagAndHasNoFramesIsRefused) {
 
 TEST(AtlasDataCook, AnUnknownClipOrEventClipIsRefused) {
   const fs::path dir = beetle_folder("unknown_clip");
-  write(dir / "scene.toml",
-        scene("atlas = \"beetle.json\"\nclip = \"Lop\"\n"
-              "events = [{ name = \"e\", clip = \"Walk\", frame = 0 }]\n"));
+  write(dir / "scene.toml", scene("atlas = \"beetle.json\"\nclip = \"Lop\"\n"
+                                  "events = [{ name = \"e\", clip = \"Walk\", frame = 0 }]\n"));
   DiagnosticSink sink;
   cook(dir, sink);
   const std::vector<Found> f = found(sink);
@@ -379,8 +376,9 @@ TEST(AtlasDataCook, AnUnknownClipOrEventClipIsRefused) {
 
 TEST(AtlasDataCook, AnEventPastItsTagsFramesIsRefused) {
   const fs::path dir = beetle_folder("event_frame");
-  write(dir / "scene.toml", scene("atlas = \"beetle.json\"\n"
-                                  "events = [{ name = \"e\", clip = \"Animation 2\", frame = 2 }]\n"));
+  write(dir / "scene.toml",
+        scene("atlas = \"beetle.json\"\n"
+              "events = [{ name = \"e\", clip = \"Animation 2\", frame = 2 }]\n"));
   DiagnosticSink sink;
   cook(dir, sink);
   const std::vector<Found> f = found(sink);

@@ -80,7 +80,8 @@ std::string aseprite_json(const std::string& tags, const std::string& slices = "
 }
 
 TEST(AtlasData, ReadsTheAsepriteBeetleHashWithDurationsAndBothTags) {
-  const AtlasDataResult r = read_atlas_data(corpus("excalibur-aseprite-beetle/example/beetle.json"));
+  const AtlasDataResult r =
+      read_atlas_data(corpus("excalibur-aseprite-beetle/example/beetle.json"));
   ASSERT_TRUE(r.data) << issues_of(r);
   EXPECT_TRUE(r.issues.empty()) << issues_of(r);
   const AtlasData& d = *r.data;
@@ -126,8 +127,8 @@ TEST(AtlasData, ReadsTheOlderBeetleExportWithOneTag) {
 }
 
 TEST(AtlasData, ReadsTheKenneyStarlingXmlInFileOrder) {
-  const AtlasDataResult r = read_atlas_data(corpus(
-      "kenney-toon-characters-maleAdventurer/character_maleAdventurer_sheet.starling-xml"));
+  const AtlasDataResult r = read_atlas_data(
+      corpus("kenney-toon-characters-maleAdventurer/character_maleAdventurer_sheet.starling-xml"));
   ASSERT_TRUE(r.data) << issues_of(r);
   const AtlasData& d = *r.data;
   EXPECT_EQ(d.format, AtlasDataFormat::kStarlingXml);
@@ -214,13 +215,13 @@ TEST(AtlasData, ReadsStarlingTrimmedRotatedFramesWithPivots) {
 }
 
 TEST(AtlasData, ReadsTheArrayFormAndEveryTagDirection) {
-  const AtlasDataResult r = parse_atlas_data(
-      aseprite_json(R"([{"name": "a", "from": 0, "to": 2, "direction": "forward"},
+  const AtlasDataResult r =
+      parse_atlas_data(aseprite_json(R"([{"name": "a", "from": 0, "to": 2, "direction": "forward"},
     {"name": "b", "from": 0, "to": 1, "direction": "reverse"},
     {"name": "c", "from": 1, "to": 2, "direction": "pingpong"},
     {"name": "d", "from": 2, "to": 2, "direction": "pingpong_reverse"},
     {"name": "e", "from": 0, "to": 0}])"),
-      "s.json");
+                       "s.json");
   ASSERT_TRUE(r.data) << issues_of(r);
   EXPECT_EQ(r.data->frames[1].name, "f1");
   EXPECT_EQ(r.data->frames[2].duration_ms, 300u);
@@ -235,13 +236,12 @@ TEST(AtlasData, ReadsTheArrayFormAndEveryTagDirection) {
 
 TEST(AtlasData, SlicePivotsSetTheFramesTheirKeysCover) {
   // Key at frame 0 with a pivot, key at frame 2 without: frames 0 and 1 get it.
-  const AtlasDataResult r = parse_atlas_data(
-      aseprite_json("[]", R"([{"name": "feet", "keys": [
+  const AtlasDataResult r = parse_atlas_data(aseprite_json("[]", R"([{"name": "feet", "keys": [
         {"frame": 0, "bounds": {"x": 1, "y": 2, "w": 4, "h": 4}, "pivot": {"x": 2, "y": 3}},
         {"frame": 2, "bounds": {"x": 1, "y": 2, "w": 4, "h": 4}}]},
       {"name": "late", "keys": [
         {"frame": 1, "bounds": {"x": 0, "y": 0, "w": 1, "h": 1}, "pivot": {"x": 0, "y": 0}}]}])"),
-      "s.json");
+                                             "s.json");
   ASSERT_TRUE(r.data) << issues_of(r);
   EXPECT_EQ(r.data->frames[0].placement.pivot_x, 3.0f);
   EXPECT_EQ(r.data->frames[0].placement.pivot_y, 5.0f);
@@ -348,8 +348,8 @@ TEST(AtlasData, RefusesAFileWithoutAnImage) {
 }
 
 TEST(AtlasData, RefusesValuesOfTheWrongType) {
-  expect_one_error(parse_atlas_data(packer_json(R"("10,0,20,30")"), "x.json"), "/frames/b/frame",
-                   3, 18);
+  expect_one_error(parse_atlas_data(packer_json(R"("10,0,20,30")"), "x.json"), "/frames/b/frame", 3,
+                   18);
   expect_one_error(parse_atlas_data(R"({"frames": 3, "meta": {"image": "a.png",
     "size": {"w": 1, "h": 1}}})",
                                     "x.json"),

@@ -371,7 +371,8 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "A skeletal event's `time` (of an object's or a mesh's event) is later than its clip's "
      "duration; it would never fire and is dropped. Reported at `time`."},
     {"E0205", Severity::kError, "atlas missing or not PNG",
-     "A sprite `atlas` (or the image its data file names) is missing, is not a regular file (a folder, FIFO or device), is "
+     "A sprite `atlas` (or the image its data file names) is missing, is not a regular file (a "
+     "folder, FIFO or device), is "
      "larger than the limit, or does not decode as a PNG. Reported at `atlas`."},
     {"E0206", Severity::kError, "frame outside atlas image",
      "A `grid` does not fit the atlas image (with its spacing and margin), or a rect of "

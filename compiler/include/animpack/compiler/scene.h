@@ -190,10 +190,10 @@ struct SceneSpriteClip {
   std::vector<std::string> frame_names;   // `frames` (data files): frame names, in play order
   std::vector<SourcePos> frame_name_pos;  // one per frame name
   std::string prefix;                     // `prefix` (data files): "" when absent
-  std::optional<float> fps;          // > 0; absent: the animation's fps
-  std::optional<Playback> playback;  // absent: kLoop
-  SourcePos pos;                     // the table (its header, or the inline table)
-  SourcePos name_pos;                // the NAME segment of the header
+  std::optional<float> fps;               // > 0; absent: the animation's fps
+  std::optional<Playback> playback;       // absent: kLoop
+  SourcePos pos;                          // the table (its header, or the inline table)
+  SourcePos name_pos;                     // the NAME segment of the header
   SourcePos from_pos, to_pos, fps_pos, playback_pos, frames_pos, prefix_pos;
 };
 
