@@ -141,7 +141,9 @@ class JsonPositions {
   void value(const std::string& pointer) {
     skip_space();
     if (pos_ >= text_.size()) return;
-    at_.emplace(pointer, pos_);
+    // Past a million values (far more than the formats' limits allow) positions are no
+    // longer kept, so memory stays bounded; issues then point at a kept parent.
+    if (at_.size() < kMaxKept) at_.emplace(pointer, pos_);
     const char c = text_[pos_];
     if (c == '{') {
       ++pos_;
@@ -179,6 +181,8 @@ class JsonPositions {
       }
     }
   }
+
+  static constexpr size_t kMaxKept = size_t{1} << 20;
 
   std::string_view text_;
   size_t pos_ = 0;

@@ -408,6 +408,38 @@ TEST(AtlasData, RefusesStarlingFramesThatBreakTheRules) {
                    "", 3, 1);
 }
 
+// Every prefix of the real files (and every one with a byte changed) gives data or an
+// error, positions inside the text, and never throws.
+TEST(AtlasData, NeverThrowsOnTruncatedOrCorruptFiles) {
+  size_t runs = 0;
+  for (const char* rel :
+       {"excalibur-aseprite-beetle/example/beetle.json",
+        "kenney-toon-characters-maleAdventurer/character_maleAdventurer_sheet.starling-xml"}) {
+    const std::string text = test_data::read_test_file(corpus(rel));
+    const auto check = [&runs](const std::string& input) {
+      AtlasDataResult r;
+      EXPECT_NO_THROW(r = parse_atlas_data(input, "fuzz"));
+      bool error = false;
+      for (const AtlasDataIssue& i : r.issues) {
+        error = error || i.error;
+        ASSERT_GE(i.line, 0);
+        ASSERT_GE(i.col, 0);
+        ASSERT_FALSE(i.message.empty());
+      }
+      ASSERT_NE(r.data.has_value(), error);
+      ++runs;
+    };
+    for (size_t n = 0; n <= text.size(); n += 5) check(text.substr(0, n));
+    const char replacements[] = {'"', '[', '}', ':', '\n', '-', '<', '0', '/', '>', '\x80'};
+    for (size_t i = 0; i < text.size(); i += 3) {
+      std::string mutated = text;
+      mutated[i] = replacements[i % sizeof replacements];
+      check(mutated);
+    }
+  }
+  EXPECT_GT(runs, 1000u);
+}
+
 TEST(AtlasData, ReportsAFileThatCannotBeRead) {
   const AtlasDataResult r = read_atlas_data(fs::path(ANIMPACK_SOURCE_DIR) / "no such file.json");
   EXPECT_FALSE(r.data);
