@@ -10,6 +10,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "animpack/compiler/atlas_data.h"
 #include "animpack/compiler/atlas_import.h"
 #include "animpack/compiler/clip_optimize.h"
 #include "animpack/compiler/clip_quantize.h"
@@ -17,6 +18,7 @@
 #include "animpack/compiler/gltf_reader.h"
 #include "animpack/compiler/import_assimp.h"
 #include "animpack/compiler/import_gltf.h"
+#include "animpack/compiler/input_file.h"
 #include "animpack/compiler/mesh_bounds.h"
 #include "animpack/compiler/scene.h"
 #include "animpack/ik.h"
@@ -1229,6 +1231,7 @@ class Cooker : public ClipSourceHost {
     if (contents_reported_) return false;  // the pack is over its limit: build no more
     const fs::path path = scene_.folder / a.atlas;
     out_.inputs.push_back(path);
+    if (a.atlas_data) return cook_data_sprite(a, path, out);
     LoadedAtlas& loaded = load_atlas(path);
     const PngImage& png = loaded.png;
     if (!png.error.empty()) {
@@ -1319,9 +1322,16 @@ class Cooker : public ClipSourceHost {
       clips.push_back(std::move(*sc));
     }
     if (!ok) return false;
-    Result<SpriteSheet> sheet = SpriteSheet::create(std::move(*atlas), std::move(clips));
+    return finish_sprite(a, std::move(*atlas), std::move(clips), loaded, out);
+  }
+
+  // The sheet of an atlas and its clips into the pack (or the equal sheet already there).
+  bool finish_sprite(const SceneAnimation& a, Atlas atlas, std::vector<SpriteClip> clips,
+                     LoadedAtlas& loaded, CookedAnimation& out) {
+    const PngImage& png = loaded.png;
+    Result<SpriteSheet> sheet = SpriteSheet::create(std::move(atlas), std::move(clips));
     if (!sheet) {
-      at("E0207", a.clips_pos, sheet.error().message());
+      at("E0207", a.clips_pos.known() ? a.clips_pos : a.atlas_pos, sheet.error().message());
       return false;
     }
     if (!a.clip.empty()) {
@@ -1336,7 +1346,7 @@ class Cooker : public ClipSourceHost {
       out.sprite_sheet = it->second;
       return true;
     }
-    uint64_t bytes = uint64_t{atlas->frame_count()} * sizeof(PixelRect);
+    uint64_t bytes = uint64_t{sheet->atlas().frame_count()} * (sizeof(AtlasFrame) + 16);
     for (const SpriteClip& c : sheet->clips()) bytes += c.frames().size() * sizeof(uint32_t) + 64;
     if (loaded.sheet < 0) bytes += uint64_t{png.width} * png.height * 4;
     if (!add_contents(bytes, a.atlas_pos, "atlas " + a.atlas)) return false;
@@ -1355,6 +1365,326 @@ class Cooker : public ClipSourceHost {
     return true;
   }
 
+  // An atlas data file, read once however many objects show it; its problems are reported
+  // in it once.
+  struct LoadedData {
+    std::string shown;    // the path, for messages
+    std::string failure;  // why it cannot be read at all ("" when it was read)
+    int errors = 0;       // errors reported in it
+    std::optional<AtlasData> data;
+    int image_errors = -1;  // frames outside the image (once checked), reported in it
+  };
+
+  LoadedData& load_data(const fs::path& path) {
+    auto [it, inserted] = data_files_.try_emplace(path.lexically_normal().string());
+    LoadedData& d = it->second;
+    if (!inserted) return d;
+    d.shown = path.string();
+    const InputFile in = read_input_file(path, kMaxAtlasDataFileBytes);
+    if (!in.ok()) {
+      d.failure = in.error;
+      return d;
+    }
+    std::string text(in.bytes.begin(), in.bytes.end());
+    AtlasDataResult r = parse_atlas_data(text, d.shown);
+    sink_.add_source(d.shown, std::move(text));
+    for (const AtlasDataIssue& issue : r.issues) {
+      std::string message = (issue.pointer.empty() ? "" : issue.pointer + ": ") + issue.message;
+      sink_.add({issue.error ? "E0240" : "W0243",
+                 issue.error ? Severity::kError : Severity::kWarning, d.shown, issue.line,
+                 issue.col, std::move(message)});
+      if (issue.error) ++d.errors;
+    }
+    d.data = std::move(r.data);
+    return d;
+  }
+
+  void data_note(const SceneAnimation& a, std::string_view code, const LoadedData& d, int errors) {
+    sink_.add({std::string(code), Severity::kNote, file_, a.atlas_pos.line, a.atlas_pos.col,
+               "atlas " + quote(a.atlas) + " is a data file with " + std::to_string(errors) +
+                   " error" + (errors == 1 ? "" : "s") + " (in " + d.shown + ")"});
+  }
+
+  // A sprite whose atlas is a data file: its frames, its image, its tags as clips with the
+  // scene's clips (docs/scene-format.md, Atlas data files).
+  bool cook_data_sprite(const SceneAnimation& a, const fs::path& path, CookedAnimation& out) {
+    LoadedData& d = load_data(path);
+    if (!d.failure.empty()) {
+      at("E0240", a.atlas_pos, "atlas " + quote(a.atlas) + ": " + d.failure);
+      return false;
+    }
+    if (!d.data) {
+      data_note(a, "E0240", d, d.errors);
+      return false;
+    }
+    const AtlasData& data = *d.data;
+    const fs::path image = path.parent_path() / data.image;
+    out_.inputs.push_back(image);
+    LoadedAtlas& loaded = load_atlas(image);
+    const PngImage& png = loaded.png;
+    if (!png.error.empty()) {
+      at(png.too_large ? "E0210" : "E0205", a.atlas_pos,
+         "atlas " + quote(a.atlas) + " names the image " + quote(data.image.string()) + ": " +
+             png.error);
+      return false;
+    }
+    if (data.image_size.width > 0 &&
+        (data.image_size.width != png.width || data.image_size.height != png.height)) {
+      at("E0242", a.atlas_pos,
+         "atlas " + quote(a.atlas) + ": its image " + quote(data.image.string()) + " is " +
+             std::to_string(png.width) + "x" + std::to_string(png.height) +
+             " but the data file states " + std::to_string(data.image_size.width) + "x" +
+             std::to_string(data.image_size.height));
+      return false;
+    }
+    std::vector<AtlasFrame> frames;
+    int outside = 0;
+    for (const AtlasDataFrame& f : data.frames) {
+      const PixelRect& r = f.rect;
+      if (uint64_t{r.x} + r.width > png.width || uint64_t{r.y} + r.height > png.height) {
+        if (d.image_errors < 0) {
+          sink_.add({"E0242", Severity::kError, d.shown, f.line, f.col,
+                     (f.pointer.empty() ? "" : f.pointer + ": ") + std::string("frame ") +
+                         quote(f.name) + " (x " + std::to_string(r.x) + ", y " +
+                         std::to_string(r.y) + ", " + std::to_string(r.width) + "x" +
+                         std::to_string(r.height) + ") is not inside the " +
+                         std::to_string(png.width) + "x" + std::to_string(png.height) + " image " +
+                         data.image.string()});
+        }
+        ++outside;
+      }
+      frames.push_back({f.rect, f.placement, f.name});
+    }
+    if (d.image_errors < 0) d.image_errors = outside;
+    if (outside > 0) {
+      data_note(a, "E0242", d, outside);
+      return false;
+    }
+    Result<Atlas> atlas = Atlas::create({png.width, png.height}, std::move(frames));
+    if (!atlas) {
+      at("E0240", a.atlas_pos, "atlas " + quote(a.atlas) + ": " + atlas.error().message());
+      return false;
+    }
+    std::optional<std::vector<SpriteClip>> clips = data_clips(a, data);
+    if (!clips) return false;
+    return finish_sprite(a, std::move(*atlas), std::move(*clips), loaded, out);
+  }
+
+  // The clips of a data-file sprite: each tag of the file (a scene clip of its name may
+  // set its `playback` and `fps`), then the scene's other clips (frames by `from`/`to`,
+  // `frames` or `prefix`); with neither, one clip "all" of every frame. A clip is timed
+  // by its frames' durations unless it has an `fps`, or some frame has none (then the
+  // animation's `fps`).
+  std::optional<std::vector<SpriteClip>> data_clips(const SceneAnimation& a,
+                                                    const AtlasData& data) {
+    struct Plan {
+      std::string name;
+      std::vector<uint32_t> frames;
+      Playback playback = Playback::kLoop;
+      bool reverse = false;
+      const SceneSpriteClip* scene = nullptr;
+      SourcePos pos;  // for E0127
+    };
+    std::map<std::string, uint32_t, std::less<>> by_name;
+    for (size_t i = 0; i < data.frames.size(); ++i) {
+      by_name.emplace(data.frames[i].name, static_cast<uint32_t>(i));
+    }
+    std::map<std::string, const SceneSpriteClip*, std::less<>> scene_clips;
+    for (const SceneSpriteClip& c : a.clips) scene_clips.emplace(c.name, &c);
+    std::vector<Plan> plans;
+    bool ok = true;
+    std::set<std::string, std::less<>> tag_names;
+    for (const AtlasDataTag& tag : data.tags) {
+      Plan p;
+      p.name = tag.name;
+      for (uint32_t f = tag.from; f <= tag.to; ++f) p.frames.push_back(f);
+      p.playback = tag.direction == AtlasTagDirection::kPingPong ||
+                           tag.direction == AtlasTagDirection::kPingPongReverse
+                       ? Playback::kPingPong
+                       : Playback::kLoop;
+      p.reverse = tag.direction == AtlasTagDirection::kReverse ||
+                  tag.direction == AtlasTagDirection::kPingPongReverse;
+      p.pos = a.atlas_pos;
+      tag_names.insert(tag.name);
+      if (auto it = scene_clips.find(tag.name); it != scene_clips.end()) {
+        const SceneSpriteClip& c = *it->second;
+        p.scene = &c;
+        p.pos = c.name_pos;
+        for (SourcePos key : {c.from_pos, c.to_pos, c.frames_pos, c.prefix_pos}) {
+          if (!key.known()) continue;
+          at("E0241", key,
+             "sprite clip " + quote(c.name) +
+                 " is a tag of the data file, which gives its frames; give only `fps`, "
+                 "`playback` and events here");
+          ok = false;
+          break;
+        }
+        if (c.playback) p.playback = *c.playback;
+      }
+      plans.push_back(std::move(p));
+    }
+    const uint32_t count = static_cast<uint32_t>(data.frames.size());
+    for (const SceneSpriteClip& c : a.clips) {
+      if (tag_names.count(c.name)) continue;
+      Plan p;
+      p.name = c.name;
+      p.scene = &c;
+      p.pos = c.name_pos;
+      p.playback = c.playback.value_or(Playback::kLoop);
+      if (c.from_pos.known() || c.to_pos.known()) {
+        if (!c.from_pos.known() || !c.to_pos.known() || c.from < 0 || c.to < c.from) {
+          ok = false;  // the scene reader reported it
+          continue;
+        }
+        if (static_cast<uint32_t>(c.to) >= count) {
+          at("E0207", static_cast<uint32_t>(c.from) >= count ? c.from_pos : c.to_pos,
+             "clip " + c.name + " runs to frame " + std::to_string(c.to) +
+                 " but the data file has " + std::to_string(count) + " frames (0 to " +
+                 std::to_string(count - 1) + ")");
+          ok = false;
+          continue;
+        }
+        for (int32_t f = c.from; f <= c.to; ++f) p.frames.push_back(static_cast<uint32_t>(f));
+      } else if (c.frames_pos.known()) {
+        for (size_t i = 0; i < c.frame_names.size(); ++i) {
+          auto it = by_name.find(c.frame_names[i]);
+          if (it == by_name.end()) {
+            at("E0241", c.frame_name_pos[i],
+               "sprite clip " + quote(c.name) + " names frame " + quote(c.frame_names[i]) +
+                   ", which the data file does not have");
+            ok = false;
+            continue;
+          }
+          p.frames.push_back(it->second);
+        }
+        if (p.frames.empty()) {
+          ok = false;  // reported: an empty `frames` or unknown names
+          continue;
+        }
+      } else if (c.prefix_pos.known()) {
+        for (uint32_t f = 0; f < count; ++f) {
+          if (!c.prefix.empty() && data.frames[f].name.rfind(c.prefix, 0) == 0) {
+            p.frames.push_back(f);
+          }
+        }
+        if (p.frames.empty()) {
+          if (!c.prefix.empty()) {
+            at("E0241", c.prefix_pos,
+               "no frame name of the data file starts with " + quote(c.prefix) + " (sprite clip " +
+                   quote(c.name) + ")");
+          }
+          ok = false;
+          continue;
+        }
+      } else {
+        std::string tags;
+        for (const AtlasDataTag& t : data.tags) {
+          if (tags.size() > 200) {
+            tags += ", ...";
+            break;
+          }
+          tags += (tags.empty() ? "" : ", ") + quote(t.name);
+        }
+        at("E0241", c.name_pos,
+           "sprite clip " + quote(c.name) +
+               " is no tag of the data file (its tags: " + (tags.empty() ? "none" : tags) +
+               ") and gives no frames (`from` and `to`, `frames` or `prefix`)");
+        ok = false;
+        continue;
+      }
+      plans.push_back(std::move(p));
+    }
+    if (data.tags.empty() && a.clips.empty()) {
+      Plan p;
+      p.name = "all";
+      for (uint32_t f = 0; f < count; ++f) p.frames.push_back(f);
+      p.pos = a.atlas_pos;
+      const bool timed = std::all_of(data.frames.begin(), data.frames.end(),
+                                     [](const AtlasDataFrame& f) { return f.duration_ms; });
+      if (timed || a.fps) plans.push_back(std::move(p));  // else still frames only
+    }
+
+    std::vector<SpriteClip> clips;
+    for (const Plan& p : plans) {
+      std::vector<FrameEvent> events;
+      for (const SceneEvent& e : a.events) {
+        if (e.clip != p.name || e.frame < 0) continue;
+        if (static_cast<size_t>(e.frame) >= p.frames.size()) {
+          at("E0208", e.frame_pos,
+             "event " + quote(e.name) + " is on frame " + std::to_string(e.frame) + " of clip " +
+                 quote(p.name) + ", which has frames 0 to " + std::to_string(p.frames.size() - 1));
+          ok = false;
+          continue;
+        }
+        events.push_back({e.name, static_cast<uint32_t>(e.frame)});
+      }
+      std::vector<uint32_t> durations;
+      for (uint32_t f : p.frames) {
+        if (!data.frames[f].duration_ms) {
+          durations.clear();
+          break;
+        }
+        durations.push_back(*data.frames[f].duration_ms);
+      }
+      const std::optional<float> own_fps = p.scene ? p.scene->fps : std::nullopt;
+      Result<SpriteClip> clip = Error::make(ErrorCode::kInvalidArgument, "not made");
+      if (!own_fps && !durations.empty()) {
+        clip = SpriteClip::create_timed(p.name, p.frames, std::move(durations), p.playback,
+                                        p.reverse, std::move(events));
+      } else if (own_fps || a.fps) {
+        // Reverse at a steady rate: the frame list turned round (events with it).
+        std::vector<uint32_t> frames = p.frames;
+        if (p.reverse) {
+          std::reverse(frames.begin(), frames.end());
+          for (FrameEvent& e : events) e.frame = static_cast<uint32_t>(frames.size() - 1 - e.frame);
+        }
+        clip = SpriteClip::create(p.name, std::move(frames), own_fps ? *own_fps : *a.fps,
+                                  p.playback, std::move(events));
+      } else {
+        at("E0127", p.pos,
+           "sprite clip " + quote(p.name) +
+               " has no `fps`, some of its frames have no "
+               "duration in the data file, and the animation has no `fps` for it to take");
+        ok = false;
+        continue;
+      }
+      if (!clip) {
+        at("E0241", p.pos, "sprite clip " + quote(p.name) + ": " + clip.error().message());
+        ok = false;
+        continue;
+      }
+      clips.push_back(std::move(*clip));
+    }
+    const auto has_clip = [&plans](std::string_view name) {
+      return std::any_of(plans.begin(), plans.end(),
+                         [name](const Plan& p) { return p.name == name; });
+    };
+    const auto known = [&plans] {
+      std::string names;
+      for (const Plan& p : plans) {
+        if (names.size() > 200) return names + ", ...";
+        names += (names.empty() ? "" : ", ") + quote(p.name);
+      }
+      return names.empty() ? std::string("none") : names;
+    };
+    const bool clips_ok = ok;  // names are checked when every clip was made
+    if (!a.clip.empty() && clips_ok && !has_clip(a.clip)) {
+      at("E0131", a.clip_pos,
+         "the sprite animation has no clip " + quote(a.clip) + " (its clips: " + known() + ")");
+      ok = false;
+    }
+    for (const SceneEvent& e : a.events) {
+      if (!e.clip.empty() && clips_ok && !has_clip(e.clip)) {
+        at("E0131", e.clip_pos,
+           "event " + quote(e.name) + " names sprite clip " + quote(e.clip) +
+               ", which the animation does not have (its clips: " + known() + ")");
+        ok = false;
+      }
+    }
+    if (!ok) return std::nullopt;
+    return clips;
+  }
+
   // Everything a sheet writes but its pixels, as bytes: equal keys make equal sheets.
   static std::string sheet_key(const std::string& file, const SpriteSheet& sheet) {
     std::string key = file;
@@ -1368,7 +1698,20 @@ class Cooker : public ClipSourceHost {
       key += text;
     };
     for (const PixelRect& r : sheet.atlas().frames()) put(&r, sizeof r);
+    for (uint32_t f = 0; f < sheet.atlas().frame_count() && sheet.atlas().has_placements(); ++f) {
+      const FramePlacement p = *sheet.atlas().placement(f);
+      put(&p.source, sizeof p.source);
+      put(&p.trimmed, sizeof p.trimmed);
+      put(&p.pivot_x, sizeof p.pivot_x);
+      put(&p.pivot_y, sizeof p.pivot_y);
+      key += p.rotated ? 'r' : '-';
+    }
+    for (uint32_t f = 0; f < sheet.atlas().frame_count(); ++f) {
+      put_string(std::string(sheet.atlas().name(f)));
+    }
     for (const SpriteClip& c : sheet.clips()) {
+      put(c.durations_ms().data(), c.durations_ms().size() * sizeof(uint32_t));
+      key += c.reverse() ? 'r' : '-';
       put_string(c.name());
       const uint64_t n = c.frames().size();
       put(&n, sizeof n);
@@ -1391,10 +1734,11 @@ class Cooker : public ClipSourceHost {
   std::string file_;
   CookOutput out_;
   std::map<std::string, LoadedMesh, std::less<>> meshes_;
-  std::map<std::string, LoadedFile> files_;     // by canonical path and import options
-  std::map<std::string, LoadedAtlas> atlases_;  // by normal path
-  std::map<std::string, int> sheets_;           // sheet_key -> pack sheet
-  size_t suggestion_budget_ = size_t{1} << 18;  // name comparisons for hints
+  std::map<std::string, LoadedFile> files_;       // by canonical path and import options
+  std::map<std::string, LoadedAtlas> atlases_;    // by normal path
+  std::map<std::string, LoadedData> data_files_;  // atlas data files, by normal path
+  std::map<std::string, int> sheets_;             // sheet_key -> pack sheet
+  size_t suggestion_budget_ = size_t{1} << 18;    // name comparisons for hints
   // Additive clips layers play, made in finish_rigs: per pack rig, in index order.
   struct PendingAdditive {
     uint16_t source = 0;

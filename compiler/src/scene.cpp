@@ -199,7 +199,17 @@ std::string extension(std::string_view path) {
 // cooker reads through Assimp (FBX, Collada); an atlas is a PNG.
 constexpr std::array<std::string_view, 4> kModelExtensions = {".gltf", ".glb", ".fbx", ".dae"};
 constexpr std::string_view kModelExtensionRule = "a .gltf, .glb, .fbx or .dae";
-constexpr std::array<std::string_view, 1> kAtlasExtensions = {".png"};
+constexpr std::array<std::string_view, 3> kAtlasExtensions = {".png", ".json", ".xml"};
+
+// An atlas that is a sprite tool's data file (its frames and tags come from it).
+bool is_atlas_data(std::string_view path) {
+  const std::string ext = extension(path);
+  return ext == ".json" || ext == ".xml";
+}
+
+bool is_cut_key(std::string_view key) {
+  return key == "grid" || key == "rects" || key == "spacing" || key == "margin";
+}
 
 std::optional<Playback> parse_playback(std::string_view text) {
   if (text == "loop") return Playback::kLoop;
@@ -1028,6 +1038,9 @@ class Reader {
     SceneAnimation a;
     a.pos = pos;
     a.sprite = table.contains("atlas");
+    if (const toml::node* atlas = table.get("atlas"); atlas && atlas->is_string()) {
+      a.atlas_data = is_atlas_data(**atlas->as_string());
+    }
     std::vector<bool> frame_ok;  // per event: its frame was read
     std::vector<bool> range_ok;  // per sprite clip: from and to were read and are in order
     for (const Entry& e : entries(table)) {
@@ -1041,6 +1054,12 @@ class Reader {
         report("E0117", e.pos,
                ticked(e.key) + " is a sprite key; " + who +
                    "'s animation is skeletal (it has no atlas)");
+        continue;
+      }
+      if (a.atlas_data && is_cut_key(e.key)) {
+        report("E0190", e.pos,
+               ticked(e.key) + " cuts a PNG atlas; " + who +
+                   "'s atlas is a data file, whose frames come from it");
         continue;
       }
       const toml::node& node = *e.node;
@@ -1082,7 +1101,7 @@ class Reader {
         get_playback(node, e.pos, &a.playback);
       } else if (e.key == "atlas") {
         a.atlas_pos = e.pos;
-        get_path(node, "`atlas`", e.pos, kAtlasExtensions, "a .png", &a.atlas);
+        get_path(node, "`atlas`", e.pos, kAtlasExtensions, "a .png, .json or .xml", &a.atlas);
       } else if (e.key == "grid") {
         a.grid_pos = e.pos;
         read_grid(node, e.pos, &a.grid);
@@ -1116,7 +1135,7 @@ class Reader {
         }
       } else if (e.key == "clips") {
         a.clips_pos = e.pos;
-        read_sprite_clips(node, e.pos, &a.clips, &range_ok);
+        read_sprite_clips(node, e.pos, a.atlas_data, &a.clips, &range_ok);
       } else {
         report("E0101", e.pos,
                "unknown key " + ticked(e.key) + " in [object.animation]" +
@@ -1137,7 +1156,7 @@ class Reader {
     if (a.grid_pos.known() && a.rects_pos.known()) {
       report("E0120", before(a.grid_pos, a.rects_pos) ? a.rects_pos : a.grid_pos,
              who + "'s atlas is cut by both `grid` and `rects`; give one of them");
-    } else if (!a.grid_pos.known() && !a.rects_pos.known()) {
+    } else if (!a.grid_pos.known() && !a.rects_pos.known() && !a.atlas_data) {
       report("E0121", a.pos,
              who + "'s sprite animation needs `grid` or `rects` to cut its atlas into frames");
     }
@@ -1161,6 +1180,9 @@ class Reader {
                  " frames in all; an animation takes at most " +
                  std::to_string(kMaxSpriteClipFrames) + " (docs/scene-format.md, limits)");
     }
+    // With a data file the clips include its tags: the cooker checks the names, event
+    // frames and fps (E0131, E0208, E0127).
+    if (a.atlas_data) return a;
     std::map<std::string_view, size_t> clip_index;
     for (size_t i = 0; i < a.clips.size(); ++i) clip_index.emplace(a.clips[i].name, i);
     const auto clip_names = [&a] {  // at most 16, so that messages stay short
@@ -1438,8 +1460,32 @@ class Reader {
     }
   }
 
-  void read_sprite_clips(const toml::node& node, SourcePos at, std::vector<SceneSpriteClip>* out,
-                         std::vector<bool>* range_ok) {
+  // A data-file clip's `frames`: a non-empty array of non-empty frame names.
+  void read_frame_names(const toml::node& node, SourcePos at, SceneSpriteClip* clip) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) {
+      wrong_kind(node, "`frames`", at, "an array of frame names");
+      return;
+    }
+    if (array->empty()) {
+      report("E0134", at, "`frames` is empty; a clip needs at least one frame");
+      return;
+    }
+    if (over_limit(array->size(), static_cast<size_t>(kMaxSpriteClipFrames), "`frames`", "frames",
+                   at)) {
+      return;
+    }
+    for (const toml::node& element : *array) {
+      const SourcePos pos = to_pos(element.source().begin);
+      std::string name;
+      if (!get_string(element, "a frame name", pos, &name, true)) continue;
+      clip->frame_names.push_back(std::move(name));
+      clip->frame_name_pos.push_back(pos);
+    }
+  }
+
+  void read_sprite_clips(const toml::node& node, SourcePos at, bool data,
+                         std::vector<SceneSpriteClip>* out, std::vector<bool>* range_ok) {
     const toml::table* table = node.as_table();
     if (table == nullptr) {
       wrong_kind(node, "`clips`", at, "a table of clip tables ([object.animation.clips.NAME])");
@@ -1491,18 +1537,50 @@ class Reader {
           clip.playback_pos = e.pos;
           Playback playback = Playback::kLoop;
           if (get_playback(*e.node, e.pos, &playback)) clip.playback = playback;
+        } else if ((e.key == "frames" || e.key == "prefix") && !data) {
+          report("E0190", e.pos,
+                 ticked(e.key) +
+                     " picks frames of an atlas data file by name; this atlas is a "
+                     "PNG (its clips take `from` and `to`)");
+        } else if (e.key == "frames") {
+          clip.frames_pos = e.pos;
+          read_frame_names(*e.node, e.pos, &clip);
+        } else if (e.key == "prefix") {
+          clip.prefix_pos = e.pos;
+          get_string(*e.node, "`prefix`", e.pos, &clip.prefix, true);
         } else {
-          unknown_key(
-              e,
-              "sprite clip " + ticked(clip.name) + " (it takes `from`, `to`, `fps` and `playback`)",
-              {"from", "to", "fps", "playback"}, &misspelt);
+          unknown_key(e,
+                      "sprite clip " + ticked(clip.name) +
+                          (data ? " (it takes `from`, `to`, `frames`, `prefix`, `fps` and "
+                                  "`playback`)"
+                                : " (it takes `from`, `to`, `fps` and `playback`)"),
+                      {"from", "to", "fps", "playback", "frames", "prefix"}, &misspelt);
         }
       }
-      if (!clip.from_pos.known() && !misspelt.has("from")) {
-        report("E0103", clip.name_pos, "sprite clip " + ticked(clip.name) + " has no `from`");
+      // With a data file a clip may name a tag (and give no frames); else it needs both.
+      const bool range_given = clip.from_pos.known() || clip.to_pos.known();
+      if (!data || range_given) {
+        if (!clip.from_pos.known() && !misspelt.has("from")) {
+          report("E0103", clip.name_pos, "sprite clip " + ticked(clip.name) + " has no `from`");
+        }
+        if (!clip.to_pos.known() && !misspelt.has("to")) {
+          report("E0103", clip.name_pos, "sprite clip " + ticked(clip.name) + " has no `to`");
+        }
       }
-      if (!clip.to_pos.known() && !misspelt.has("to")) {
-        report("E0103", clip.name_pos, "sprite clip " + ticked(clip.name) + " has no `to`");
+      if (data) {
+        // One way to give the frames: `from`/`to`, `frames` or `prefix`.
+        std::vector<SourcePos> ways;
+        if (range_given) ways.push_back(clip.from_pos.known() ? clip.from_pos : clip.to_pos);
+        if (clip.frames_pos.known()) ways.push_back(clip.frames_pos);
+        if (clip.prefix_pos.known()) ways.push_back(clip.prefix_pos);
+        if (ways.size() > 1) {
+          std::sort(ways.begin(), ways.end(),
+                    [](SourcePos x, SourcePos y) { return before(x, y); });
+          report("E0190", ways.back(),
+                 "sprite clip " + ticked(clip.name) +
+                     " gives its frames more than one way; give one of `from` and `to`, "
+                     "`frames` or `prefix`");
+        }
       }
       bool ok = from_ok && to_ok;
       if (ok && clip.to < clip.from) {

@@ -361,6 +361,15 @@ TEST(SceneFormatDoc, TheExampleSceneReadsClean) {
     if (o.animation && !o.animation->states.empty() && !o.animation->layers.empty()) graph = true;
   }
   EXPECT_TRUE(graph);
+  // A sprite from an atlas data file, with clips by frame names and by prefix.
+  bool data_atlas = false;
+  for (const SceneObject& o : scene.objects) {
+    if (!o.animation || !o.animation->atlas_data) continue;
+    for (const SceneSpriteClip& c : o.animation->clips) {
+      data_atlas = data_atlas || !c.frame_names.empty() || !c.prefix.empty();
+    }
+  }
+  EXPECT_TRUE(data_atlas);
   // And root motion and IK of every kind, on a mesh with its axes written out.
   bool root_motion = false;
   std::set<IkKind> kinds;

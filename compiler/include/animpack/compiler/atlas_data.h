@@ -12,6 +12,7 @@
 // where the position is known) and its JSON pointer (JSON), never an exception.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -22,6 +23,13 @@
 #include "animpack/sprite.h"
 
 namespace animpack {
+
+// Limits on a data file (docs/scene-format.md, limits): its size, checked before it is
+// read; its frames and tags; how deeply its JSON nests (the formats need 5 levels).
+inline constexpr uint64_t kMaxAtlasDataFileBytes = uint64_t{16} << 20;
+inline constexpr size_t kMaxAtlasDataFrames = 16384;
+inline constexpr size_t kMaxAtlasDataTags = 1024;
+inline constexpr int kMaxAtlasDataDepth = 64;
 
 // Which tool's layout the data file has (found from its content, not its name).
 enum class AtlasDataFormat : uint8_t {

@@ -112,7 +112,8 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "An object's `mesh` names no `[[mesh]]` of the scene. Reported at `mesh`."},
     {"E0107", Severity::kError, "wrong file extension",
      "A mesh `file` and a clip source's `file` must end in .gltf, .glb, .fbx or .dae, a "
-     "sprite `atlas` in .png (any letter case). Reported at the key."},
+     "sprite `atlas` in .png, or .json or .xml for a sprite tool's data file (any letter "
+     "case). Reported at the key."},
     {"E0108", Severity::kError, "Windows absolute path",
      "Asset paths are relative to the scene file's folder, or POSIX absolute paths (as build "
      "systems pass them; the pack records them relative to the scene's folder, so it does not "
@@ -172,8 +173,9 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
     {"E0126", Severity::kError, "fps not positive",
      "A sprite animation's or sprite clip's `fps` must be greater than 0. Reported at `fps`."},
     {"E0127", Severity::kError, "sprite clip without fps",
-     "A sprite clip has no `fps` of its own and its animation has none to inherit. Reported "
-     "at the clip's name in its table header."},
+     "A sprite clip has no `fps` of its own and its animation has none to inherit (with an "
+     "atlas data file: and its frames have no durations; the cooker checks that one). "
+     "Reported at the clip's name in its table header, or at `atlas` for a data file's tag."},
     {"E0128", Severity::kError, "negative event time",
      "A skeletal event's `time` (seconds into its clip) must be 0 or more. Reported at "
      "`time`."},
@@ -185,7 +187,8 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "Reported at `from` or `to`."},
     {"E0131", Severity::kError, "unknown sprite clip",
      "A sprite animation's `clip`, or an event's `clip`, names no "
-     "`[object.animation.clips.NAME]` of the same animation. Reported at `clip`."},
+     "`[object.animation.clips.NAME]` of the same animation (with an atlas data file, nor a "
+     "tag of the file: the cooker checks that one). Reported at `clip`."},
     {"E0132", Severity::kError, "rotation not a unit quaternion",
      "`rotation` is a quaternion [x, y, z, w] whose length must be 1 within 1e-3. Reported at "
      "`rotation`."},
@@ -360,6 +363,11 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "A lossy clip's `tolerance` (the largest error allowed at a joint's virtual vertices, "
      "default 0.001) is a number of metres from 0.000001 to 1, and `distance` (how far from "
      "each joint those vertices lie, default 0.1) from 0.001 to 100. Reported at the key."},
+    {"E0190", Severity::kError, "sprite key not for this atlas",
+     "An atlas data file (.json, .xml) gives the frames, so `grid`, `rects`, `spacing` and "
+     "`margin` are refused; a PNG atlas has no frame names, so a clip's `frames` and "
+     "`prefix` are refused; a data file's clip gives its frames one way: `from` and `to`, "
+     "`frames` or `prefix`. Reported at the key (the later one for a clip's frames)."},
     // Checks against the assets (the cooker), and two the scene reader can already make.
     {"E0201", Severity::kError, "glTF does not load",
      "The mesh's glTF or GLB file (or a buffer file it names) is missing, is not a regular "
@@ -376,7 +384,8 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "A skeletal event's `time` (of an object's or a mesh's event) is later than its clip's "
      "duration; it would never fire and is dropped. Reported at `time`."},
     {"E0205", Severity::kError, "atlas missing or not PNG",
-     "A sprite `atlas` is missing, is not a regular file (a folder, FIFO or device), is "
+     "A sprite `atlas` (or the image its data file names) is missing, is not a regular file (a "
+     "folder, FIFO or device), is "
      "larger than the limit, or does not decode as a PNG. Reported at `atlas`."},
     {"E0206", Severity::kError, "frame outside atlas image",
      "A `grid` does not fit the atlas image (with its spacing and margin), or a rect of "
@@ -480,6 +489,30 @@ inline constexpr DiagnosticCode kDiagnosticCodes[] = {
      "at the mesh's `compression` (or the scene's). The same code carries the cook's report "
      "of each lossy mesh (severity note, not counted as warnings): its clips, keys before "
      "and after, and the largest error measured against the tolerance."},
+    {"E0240", Severity::kError, "bad atlas data file",
+     "A sprite `atlas` data file (Aseprite or TexturePacker JSON, Starling XML) is missing, "
+     "over its limit, not well-formed, or breaks a rule of its format: a value of the wrong "
+     "type, a frame outside the image, a trimmed box not inside its source size, a duration "
+     "that is not a whole number of 1 to 3600000 ms, a tag whose `from` is after `to` or "
+     "past the frames, an unknown tag direction, a frame or tag name given twice, no image "
+     "(docs/scene-format.md, Atlas data files). Reported in the data file at the value's "
+     "line and column, with its JSON pointer, and a note at the scene's `atlas`; a file that "
+     "cannot be read is reported at `atlas`."},
+    {"E0241", Severity::kError, "sprite clip does not fit the data file",
+     "A sprite clip of an animation whose atlas is a data file names a frame the file does "
+     "not have, or a `prefix` no frame name starts with (reported at the name or `prefix`), "
+     "names a tag of the file and also gives frames (`from`/`to`, `frames`, `prefix`: the "
+     "tag gives them; reported at the key), or names no tag and gives no frames (reported "
+     "at the clip's name)."},
+    {"E0242", Severity::kError, "atlas image does not match its data file",
+     "The image an atlas data file names is not the size the file states (reported at "
+     "`atlas`), or a frame of a file that states no size (Starling XML) lies outside the "
+     "image (reported in the data file at the frame, with a note at `atlas`). An image "
+     "that is missing or not a PNG is E0205 at `atlas`."},
+    {"W0243", Severity::kWarning, "atlas data file warning",
+     "Something in an atlas data file that the cooker passes over: a slice that gives a "
+     "frame a pivot an earlier slice already gave (the first one is kept), an element of a "
+     "Starling <TextureAtlas> that is not a <SubTexture>. Reported in the data file."},
     // Passed through from other tools.
     {"W0301", Severity::kWarning, "glTF warning",
      "A warning from reading a glTF file, passed through with its own message. Reported at "

@@ -180,15 +180,21 @@ struct SceneRect {
   std::array<SourcePos, 4> element_pos;
 };
 
-// An `[object.animation.clips.NAME]` table: atlas frames `from` to `to`, inclusive.
+// An `[object.animation.clips.NAME]` table: atlas frames `from` to `to`, inclusive. With
+// an atlas data file the frames may instead be named (`frames`) or picked by a name
+// `prefix`, or come from the data file's tag of the same NAME (then none of the three is
+// given; the cooker knows the tags).
 struct SceneSpriteClip {
   std::string name;
-  int32_t from = 0, to = 0;          // 0 <= from <= to
-  std::optional<float> fps;          // > 0; absent: the animation's fps
-  std::optional<Playback> playback;  // absent: kLoop
-  SourcePos pos;                     // the table (its header, or the inline table)
-  SourcePos name_pos;                // the NAME segment of the header
-  SourcePos from_pos, to_pos, fps_pos, playback_pos;
+  int32_t from = 0, to = 0;               // 0 <= from <= to
+  std::vector<std::string> frame_names;   // `frames` (data files): frame names, in play order
+  std::vector<SourcePos> frame_name_pos;  // one per frame name
+  std::string prefix;                     // `prefix` (data files): "" when absent
+  std::optional<float> fps;               // > 0; absent: the animation's fps
+  std::optional<Playback> playback;       // absent: kLoop
+  SourcePos pos;                          // the table (its header, or the inline table)
+  SourcePos name_pos;                     // the NAME segment of the header
+  SourcePos from_pos, to_pos, fps_pos, playback_pos, frames_pos, prefix_pos;
 };
 
 // One `[object.animation.parameters]` entry: `NAME = { type, default, min, max }`.
@@ -331,7 +337,10 @@ struct SceneAnimation {
   SourcePos blend_pos, playback_pos;
 
   // Sprite only.
-  std::string atlas;                   // a PNG, as written, relative to Scene::folder
+  std::string atlas;  // a PNG or a data file, as written, relative to Scene::folder
+  // The atlas is a sprite tool's data file (.json: Aseprite, TexturePacker; .xml:
+  // Starling), which gives the frames (no grid or rects) and the tags (clips).
+  bool atlas_data = false;
   std::optional<SceneGrid> grid;       // exactly one of grid and rects
   std::vector<SceneRect> rects;        // in document order
   int32_t spacing = 0, margin = 0;     // pixels, >= 0, grid only
