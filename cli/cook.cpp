@@ -16,7 +16,7 @@
 #include "animpack/compiler/diagnostics.h"
 #include "animpack/compiler/pack_writer.h"
 #include "commands.h"
-#include "output_check.h"
+#include "animpack/compiler/output_check.h"
 
 namespace animpack::cli {
 namespace {

@@ -26,7 +26,7 @@
 #include "animpack/tracer/render.h"
 #include "animpack/tracer/stage.h"
 #include "commands.h"
-#include "output_check.h"
+#include "animpack/compiler/output_check.h"
 #include "play_commands.h"
 
 namespace animpack::cli {

@@ -24,7 +24,7 @@
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/rig.h"
 #include "commands.h"
-#include "output_check.h"
+#include "animpack/compiler/output_check.h"
 
 namespace animpack::cli {
 namespace {
