@@ -361,8 +361,7 @@ std::string format_batch_summary(const BatchReport& report) {
     bytes += r.bytes;
     const std::string name = printable(r.job.scene.string());
     out += format("%-*s  %-6s %10" PRIu64 " bytes %6.0f ms\n", static_cast<int>(width),
-                  name.c_str(), r.status == CookStatus::kOk ? "ok" : "failed", r.bytes,
-                  r.wall_ms);
+                  name.c_str(), r.status == CookStatus::kOk ? "ok" : "failed", r.bytes, r.wall_ms);
   }
   out += format("%zu scene%s: %zu ok, %zu failed; %" PRIu64
                 " bytes; %.0f ms CPU, %.0f ms wall on %u thread%s\n",

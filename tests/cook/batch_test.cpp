@@ -113,8 +113,8 @@ class BatchCook : public ::testing::Test {
 
 TEST_F(BatchCook, PacksOnFourThreadsAreByteIdenticalToEachCookedAlone) {
   const std::vector<fs::path> scenes = {
-      asset_scene("demo"),          dir_ / "data/good.toml", asset_scene("fox"),
-      asset_scene("character"),     collada_scene("dae_a"),  collada_scene("dae_b"),
+      asset_scene("demo"),      dir_ / "data/good.toml", asset_scene("fox"),
+      asset_scene("character"), collada_scene("dae_a"),  collada_scene("dae_b"),
       collada_scene("dae_c"),
   };
   BatchSettings settings;
@@ -156,9 +156,8 @@ TEST_F(BatchCook, ReportsComeInSceneOrderWithEachScenesDiagnosticsWhole) {
   settings.output_dir = dir_ / "out";
   settings.jobs = 4;
   std::vector<fs::path> order;
-  const BatchReport batch = cook_batch(scenes, settings, [&](const CookReport& r) {
-    order.push_back(r.job.scene);
-  });
+  const BatchReport batch =
+      cook_batch(scenes, settings, [&](const CookReport& r) { order.push_back(r.job.scene); });
   ASSERT_TRUE(batch.refused.empty()) << batch.refused;
   EXPECT_EQ(order, scenes);
   ASSERT_EQ(batch.scenes.size(), scenes.size());
@@ -212,8 +211,7 @@ TEST_F(BatchCook, RefusesTwoScenesWithOneStemBeforeCookingAny) {
   BatchSettings settings;
   settings.output_dir = dir_ / "out";
   int reports = 0;
-  const BatchReport batch =
-      cook_batch(scenes, settings, [&](const CookReport&) { ++reports; });
+  const BatchReport batch = cook_batch(scenes, settings, [&](const CookReport&) { ++reports; });
   EXPECT_NE(batch.refused.find((dir_ / "data/good.toml").string()), std::string::npos)
       << batch.refused;
   EXPECT_NE(batch.refused.find((dir_ / "other/good.toml").string()), std::string::npos)

@@ -44,9 +44,9 @@ const char* cook_status_name(CookStatus status);
 // What a cook does besides its checks; the same for every scene of a batch.
 struct CookSettings {
   DiagnosticFormat format = DiagnosticFormat::kGcc;  // of CookReport::diagnostics
-  bool deny_warnings = false;  // a warning fails the scene like an error
-  PackWriteOptions write;      // compression (`--no-compress`: write.compress = false)
-  bool write_outputs = true;   // false: `check`, every check and nothing written
+  bool deny_warnings = false;                        // a warning fails the scene like an error
+  PackWriteOptions write;     // compression (`--no-compress`: write.compress = false)
+  bool write_outputs = true;  // false: `check`, every check and nothing written
 };
 
 // One scene to cook: its pack and, when not empty, its Make/Ninja depfile (make_depfile).
@@ -127,8 +127,7 @@ struct BatchReport {
 // the scenes were given, as soon as that scene and all before it are done, never for two
 // scenes at once (so their diagnostics are printed whole and in order); what it throws is
 // dropped. Never throws.
-BatchReport cook_batch(std::span<const std::filesystem::path> scenes,
-                       const BatchSettings& settings,
+BatchReport cook_batch(std::span<const std::filesystem::path> scenes, const BatchSettings& settings,
                        const std::function<void(const CookReport&)>& on_report = {});
 
 // The summary `animpack cook` prints on stdout after a batch: one line per scene (its
