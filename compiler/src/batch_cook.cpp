@@ -197,6 +197,7 @@ CookReport cook_one_locked(const CookJob& job, const CookSettings& settings,
 // The batch refused before cooking, or "": two scenes with one stem, a pack path that is a
 // scene.
 std::string batch_problem(std::span<const fs::path> scenes, const BatchSettings& settings) {
+  if (!settings.cook.write_outputs) return {};  // a check writes nothing: any names will do
   std::map<std::string, size_t> stems;
   for (size_t i = 0; i < scenes.size(); ++i) {
     const std::string stem = scenes[i].stem().string();
@@ -208,7 +209,6 @@ std::string batch_problem(std::span<const fs::path> scenes, const BatchSettings&
              " (scenes of a batch need different file names)";
     }
   }
-  if (!settings.cook.write_outputs) return {};
   const std::vector<fs::path> inputs(scenes.begin(), scenes.end());
   for (const fs::path& scene : scenes) {
     const fs::path out = batch_output_path(settings.output_dir, scene);

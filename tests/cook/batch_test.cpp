@@ -262,6 +262,12 @@ TEST_F(BatchCook, CheckingWritesNothingAndJobsAreBounded) {
   }
   settings.jobs = 0;  // the cores, but never more than the scenes
   EXPECT_LE(cook_batch(scenes, settings).jobs, 2u);
+  // Checking writes nothing, so two scenes may share a stem.
+  fs::copy(dir_ / "data", dir_ / "other", fs::copy_options::recursive);
+  const std::vector<fs::path> same = {dir_ / "data/good.toml", dir_ / "other/good.toml"};
+  const BatchReport checked = cook_batch(same, settings);
+  EXPECT_TRUE(checked.refused.empty()) << checked.refused;
+  EXPECT_EQ(checked.exit_status(), 0);
 }
 
 TEST_F(BatchCook, AMissingSceneIsRefusedAndTheOthersStillCook) {
