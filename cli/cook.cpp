@@ -3,8 +3,6 @@
 // several scenes or -o DIR, on --jobs threads), their diagnostics printed in the chosen
 // format, scene by scene in the order given, and (cook) the packs and depfiles written
 // atomically. See docs/cli.md.
-#include "animpack/compiler/batch_cook.h"
-
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -13,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "animpack/compiler/batch_cook.h"
 #include "animpack/compiler/diagnostics.h"
 #include "commands.h"
 
@@ -104,8 +103,8 @@ int cook_or_check(const CLI::App& command, bool cook, const Options& o) {
   batch_settings.output_dir = o.output;
   batch_settings.jobs = static_cast<unsigned>(o.jobs);
   const std::vector<fs::path> scenes(o.positional.begin(), o.positional.end());
-  const BatchReport report = cook_batch(
-      scenes, batch_settings, [&](const CookReport& r) { print_report(r, o.format); });
+  const BatchReport report =
+      cook_batch(scenes, batch_settings, [&](const CookReport& r) { print_report(r, o.format); });
   if (!report.refused.empty()) {
     std::fprintf(stderr, "animpack: %s\n", report.refused.c_str());
     return kExitUsage;
@@ -132,9 +131,9 @@ CLI::Validator diagnostic_format() {
 // cook (with an output) or check (without).
 void add_cook_or_check(CLI::App& app, int* status, bool cook) {
   CLI::App* sub =
-      cook ? add_command(app, "cook", "check scenes and their assets, write their packs",
-                         kCookUsage)
-           : add_command(app, "check", "every check of cook, no output file", kCheckUsage);
+      cook
+          ? add_command(app, "cook", "check scenes and their assets, write their packs", kCookUsage)
+          : add_command(app, "check", "every check of cook, no output file", kCheckUsage);
   auto o = std::make_shared<Options>();
   auto format = std::make_shared<std::string>("gcc");
   sub->add_option("SCENE", o->positional);

@@ -72,8 +72,8 @@ TEST_F(BatchCli, CooksSeveralScenesIntoAFolderAsEachCooksAlone) {
 
 TEST_F(BatchCli, AFailedSceneExitsOneAndTheOthersAreWritten) {
   const fs::path out = dir_ / "packs";
-  const CliRun r = run("cook " + scene("unknown_clip.toml") + " " + scene("good.toml") +
-                       " " + scene("several.toml") + " -o " + out.string() + " --jobs 3");
+  const CliRun r = run("cook " + scene("unknown_clip.toml") + " " + scene("good.toml") + " " +
+                       scene("several.toml") + " -o " + out.string() + " --jobs 3");
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_TRUE(fs::exists(out / "good.anpk"));
   EXPECT_FALSE(fs::exists(out / "unknown_clip.anpk"));
@@ -90,8 +90,8 @@ TEST_F(BatchCli, AFailedSceneExitsOneAndTheOthersAreWritten) {
 TEST_F(BatchCli, TwoScenesWithOneStemAreRefusedNamingBoth) {
   fs::copy(dir_ / "data", dir_ / "other", fs::copy_options::recursive);
   const std::string other = (dir_ / "other/good.toml").string();
-  const CliRun r = run("cook " + scene("good.toml") + " " + other + " -o " +
-                       (dir_ / "packs").string());
+  const CliRun r =
+      run("cook " + scene("good.toml") + " " + other + " -o " + (dir_ / "packs").string());
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find(scene("good.toml")), std::string::npos) << r.output;
   EXPECT_NE(r.output.find(other), std::string::npos) << r.output;

@@ -122,8 +122,8 @@ struct BatchReport {
 // Cooks every scene as cook_one would alone (CookJob{scene, batch_output_path(...),
 // batch_depfile_path(...) or none}) on `jobs` threads. A failed scene does not stop the
 // others. Before anything is cooked (when writing outputs), two scenes with the same stem,
-// and a pack path that is one of the scenes, refuse the whole batch. Outputs are written one scene at a time
-// (each still atomically). `on_report`, when set, is called once per scene, in the order
+// and a pack path that is one of the scenes, refuse the whole batch. Outputs are written one scene
+// at a time (each still atomically). `on_report`, when set, is called once per scene, in the order
 // the scenes were given, as soon as that scene and all before it are done, never for two
 // scenes at once (so their diagnostics are printed whole and in order); what it throws is
 // dropped. Never throws.
