@@ -7,8 +7,6 @@
 #include <filesystem>
 #include <memory>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include "animpack/compiler/batch_cook.h"
@@ -33,7 +31,7 @@ const char* const kCookUsage =
     "warnings with --deny-warnings); a previous pack is only ever replaced whole. An output\n"
     "that is an input, the other output or not a regular file is refused (exit 2).\n"
     "\n"
-    "With several scenes, or -o naming a folder (existing, or ending in '/'), each scene is\n"
+    "With several scenes, or with one scene and -o DIR/ (ending in '/'), each scene is\n"
     "cooked to DIR/STEM.anpk with a depfile DIR/STEM.anpk.d, on --jobs threads; each pack\n"
     "is the one the scene cooks to alone. Each scene's diagnostics are printed together, in\n"
     "the order the scenes were given; a failed scene does not stop the others. Then a\n"
@@ -73,20 +71,21 @@ void print_report(const CookReport& r, DiagnosticFormat format) {
   if (!r.message.empty()) std::fprintf(stderr, "animpack: %s\n", r.message.c_str());
 }
 
-// -o names a folder: it exists as one, or it ends in '/'.
-bool names_folder(const std::string& output) {
-  std::error_code ec;
-  return (!output.empty() && output.back() == '/') || fs::is_directory(output, ec);
-}
+// -o names a folder of packs: it ends in '/'. (With one scene, an existing folder given
+// without the '/' stays what it always was: an output cook_one refuses to replace.)
+bool names_folder(const std::string& output) { return !output.empty() && output.back() == '/'; }
 
 int cook_or_check(const CLI::App& command, bool cook, const Options& o) {
-  if (o.positional.empty()) return usage_error(command, "needs a SCENE.toml");
+  if (o.positional.empty()) return usage_error(command, "needs a SCENE.toml (0 given)");
   CookSettings settings;
   settings.format = o.format;
   settings.deny_warnings = o.deny_warnings;
   settings.write.compress = !o.no_compress;
   settings.write_outputs = cook;
-  if (cook && o.output.empty()) return usage_error(command, "-o OUT.anpk is needed");
+  if (cook && o.output.empty()) {
+    return usage_error(command,
+                       o.positional.size() > 1 ? "-o DIR is needed" : "-o OUT.anpk is needed");
+  }
   const bool batch = o.positional.size() > 1 || (cook && names_folder(o.output));
   if (cook && batch && !o.depfile.empty()) {
     return usage_error(command,
