@@ -1,22 +1,18 @@
-// `animpack cook` and `animpack check`: a scene and every asset it names checked by the
-// cooking library (cook_scene), its diagnostics printed in the chosen format, and (cook)
-// the pack and depfile written atomically. See docs/cli.md.
-#include "animpack/compiler/cook.h"
-
+// `animpack cook` and `animpack check`: scenes and every asset they name checked by the
+// cooking library (batch_cook.h: cook_one for one scene and -o FILE, cook_batch for
+// several scenes or -o DIR, on --jobs threads), their diagnostics printed in the chosen
+// format, scene by scene in the order given, and (cook) the packs and depfiles written
+// atomically. See docs/cli.md.
 #include <cstdio>
-#include <exception>
 #include <filesystem>
 #include <memory>
-#include <new>
-#include <optional>
-#include <span>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "animpack/compiler/batch_cook.h"
 #include "animpack/compiler/diagnostics.h"
-#include "animpack/compiler/pack_writer.h"
 #include "commands.h"
-#include "output_check.h"
 
 namespace animpack::cli {
 namespace {
@@ -27,6 +23,8 @@ const char* const kCookUsage =
     "usage: animpack cook SCENE.toml -o OUT.anpk [--depfile OUT.d]\n"
     "                     [--format gcc|github|json|sarif] [--color auto|always|never]\n"
     "                     [--deny-warnings] [--no-compress]\n"
+    "       animpack cook SCENE.toml... -o DIR [--jobs N] [--format gcc|github|json|sarif]\n"
+    "                     [--deny-warnings] [--no-compress]\n"
     "\n"
     "Reads the scene, checks every [[mesh]] glTF and sprite atlas it names and every\n"
     "[object.animation] against them, and writes one pack. Diagnostics are reported as\n"
@@ -36,8 +34,18 @@ const char* const kCookUsage =
     "previous pack is only ever replaced whole. An output that is an input, the other\n"
     "output or not a regular file is refused (exit 2).\n"
     "\n"
-    "  -o, --output FILE   the pack to write\n"
-    "  --depfile FILE      also write a Make/Ninja depfile naming every input read\n"
+    "With several scenes, or with one scene and -o DIR/ (ending in '/'), each scene is\n"
+    "cooked to DIR/STEM.anpk with a depfile DIR/STEM.anpk.d, on --jobs threads; each pack\n"
+    "is the one the scene cooks to alone. Each scene's diagnostics are printed together, in\n"
+    "the order the scenes were given; a failed scene does not stop the others. Then a\n"
+    "summary: a line per scene (ok/failed, bytes, ms), the totals and the wall time (on\n"
+    "stdout; on stderr with --format github or json). Two scenes with one file name (stem)\n"
+    "are refused before anything is cooked (exit 2). Exit 1 when a scene failed.\n"
+    "\n"
+    "  -o, --output PATH   the pack to write (one scene), or the folder of the packs\n"
+    "  --depfile FILE      also write a Make/Ninja depfile naming every input read (one\n"
+    "                      scene and -o FILE; a folder gets one per pack)\n"
+    "  --jobs N            scenes cooked at once, 1 to 256 (default: the cores)\n"
     "  --format F          gcc (default), github, json or sarif\n"
     "  --color WHEN        colour the gcc format: auto (default: when stderr is a terminal\n"
     "                      and NO_COLOR is unset or empty), always or never\n"
@@ -45,10 +53,11 @@ const char* const kCookUsage =
     "  --no-compress       store blobs raw instead of LZ4\n";
 
 const char* const kCheckUsage =
-    "usage: animpack check SCENE.toml [--format gcc|github|json|sarif]\n"
+    "usage: animpack check SCENE.toml... [--jobs N] [--format gcc|github|json|sarif]\n"
     "                      [--color auto|always|never] [--deny-warnings]\n"
     "\n"
-    "Every check of `animpack cook`, without writing anything.\n";
+    "Every check of `animpack cook`, without writing anything; with several scenes, each\n"
+    "is checked (on --jobs threads) and reported in the order given; exit 1 when any failed.\n";
 
 struct Options {
   std::vector<std::string> positional;
@@ -58,124 +67,77 @@ struct Options {
   DiagnosticStyle style;  // colour, from --color and the terminal (use_color_on_stderr)
   bool deny_warnings = false;
   bool no_compress = false;
+  int64_t jobs = 0;  // 0: the cores
 };
 
-void print_diagnostics(const DiagnosticSink& sink, DiagnosticFormat format,
-                       DiagnosticStyle style = {}) {
-  const std::string text = format_diagnostics(sink, format, style);
-  std::fwrite(text.data(), 1, text.size(), format == DiagnosticFormat::kGcc ? stderr : stdout);
+// A scene's diagnostics (gcc on stderr, github and json on stdout), then its line.
+void print_report(const CookReport& r, DiagnosticFormat format) {
+  std::fwrite(r.diagnostics.data(), 1, r.diagnostics.size(),
+              format == DiagnosticFormat::kGcc ? stderr : stdout);
+  if (!r.message.empty()) std::fprintf(stderr, "animpack: %s\n", r.message.c_str());
 }
 
-// Writes the pack and the depfile (when asked for) so that a failure leaves both previous
-// files as they were: both go to temporary files first; then the depfile is renamed, then
-// the pack (a new depfile beside an old pack only makes the build system cook again).
-std::string write_outputs(const Options& o, std::span<const uint8_t> pack, const std::string& dep) {
-  PendingFile pack_file, dep_file;
-  if (std::string err = pack_file.write(o.output, pack); !err.empty()) return err;
-  if (!o.depfile.empty()) {
-    const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(dep.data()), dep.size());
-    if (std::string err = dep_file.write(o.depfile, bytes); !err.empty()) return err;
-    if (std::string err = dep_file.commit(); !err.empty()) return err;
-  }
-  return pack_file.commit();
-}
+// -o names a folder of packs: it ends in '/'. (With one scene, an existing folder given
+// without the '/' stays what it always was: an output cook_one refuses to replace.)
+bool names_folder(const std::string& output) { return !output.empty() && output.back() == '/'; }
 
-// An unexpected failure of cook or check as one E0003 diagnostic in the chosen format.
-int internal_error(const std::string& file, const std::string& what, DiagnosticFormat format) {
-  DiagnosticSink sink;
-  sink.report("E0003", file, 0, 0, what);
-  print_diagnostics(sink, format);
-  std::fprintf(stderr, "animpack: internal error; nothing written\n");
-  return kExitUsage;
-}
-
-int cook_or_check_inner(const CLI::App& command, bool cook, Options& o) {
-  if (o.positional.size() != 1) {
+int cook_or_check(const CLI::App& command, bool cook, const Options& o) {
+  if (o.positional.empty()) return usage_error(command, "needs a SCENE.toml (0 given)");
+  CookSettings settings;
+  settings.format = o.format;
+  settings.style = o.style;
+  settings.deny_warnings = o.deny_warnings;
+  settings.write.compress = !o.no_compress;
+  settings.write_outputs = cook;
+  if (cook && o.output.empty()) {
     return usage_error(command,
-                       "needs one SCENE.toml (" + std::to_string(o.positional.size()) + " given)");
+                       o.positional.size() > 1 ? "-o DIR is needed" : "-o OUT.anpk is needed");
   }
-  if (cook && o.output.empty()) return usage_error(command, "-o OUT.anpk is needed");
-  const fs::path scene = o.positional[0];
-  if (const FileIdentity id = identity_of(scene); !id.exists || !id.regular) {
-    std::fprintf(stderr, "animpack: cannot read %s: %s\n", scene.string().c_str(),
-                 !id.exists ? "no such file" : (std::string("it is ") + id.kind).c_str());
-    return kExitUsage;
+  const bool batch = o.positional.size() > 1 || (cook && names_folder(o.output));
+  if (cook && batch && !o.depfile.empty()) {
+    return usage_error(command,
+                       "--depfile is for one scene and -o FILE (a folder of packs gets "
+                       "OUT.anpk.d beside each)");
   }
-  DiagnosticSink sink;
-  CookOutput out = cook_scene(scene, sink);
-  sink.sort();
-  print_diagnostics(sink, o.format, o.style);
-  const size_t errors = sink.error_count(), warnings = sink.warning_count();
-  for (const Diagnostic& d : sink.diagnostics()) {
-    if (d.code == "E0003") {  // the cooker failed, not the inputs
-      std::fprintf(stderr, "animpack: internal error; nothing written\n");
-      return kExitUsage;
+  if (!batch) {
+    const CookReport r = cook_one({o.positional[0], o.output, o.depfile}, settings);
+    print_report(r, o.format);
+    return cook_exit_status(r.status);
+  }
+  BatchSettings batch_settings;
+  batch_settings.cook = settings;
+  batch_settings.output_dir = o.output;
+  batch_settings.jobs = static_cast<unsigned>(o.jobs);
+  const std::vector<fs::path> scenes(o.positional.begin(), o.positional.end());
+  // SARIF: one log for the whole batch, a run per scene in the order given (a log per scene
+  // one after another would not be one JSON document).
+  const bool sarif = o.format == DiagnosticFormat::kSarif;
+  nlohmann::json log;
+  const BatchReport report = cook_batch(scenes, batch_settings, [&](const CookReport& r) {
+    if (!sarif || r.diagnostics.empty()) return print_report(r, o.format);
+    nlohmann::json one = nlohmann::json::parse(r.diagnostics, nullptr, false);
+    if (log.is_null()) {
+      log = std::move(one);
+    } else if (one.is_object() && one.contains("runs")) {
+      for (nlohmann::json& run : one["runs"]) log["runs"].push_back(std::move(run));
     }
+    if (!r.message.empty()) std::fprintf(stderr, "animpack: %s\n", r.message.c_str());
+  });
+  if (sarif && !log.is_null()) {
+    const std::string text = log.dump(2) + "\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
   }
-  if (errors > 0 || (o.deny_warnings && warnings > 0)) {
-    std::fprintf(stderr, "animpack: %s: %zu error(s), %zu warning(s)%s; %s\n",
-                 scene.string().c_str(), errors, warnings, errors == 0 ? " (--deny-warnings)" : "",
-                 cook ? "no pack written" : "check failed");
-    return kExitErrors;
-  }
-  size_t clips = 0;
-  for (const CookedRig& r : out.pack.rigs) clips += r.rig.clips().size();
-  if (!cook) {
-    std::fprintf(stderr,
-                 "animpack: %s: ok (%zu meshes, %zu rigs, %zu clips, %zu sprite sheets, %zu "
-                 "objects; %zu warning(s))\n",
-                 scene.string().c_str(), out.pack.meshes.size(), out.pack.rigs.size(), clips,
-                 out.pack.sheets.size(), out.pack.objects.size(), warnings);
-    return kExitOk;
-  }
-  // Nothing is written over an input, over a folder or device, or twice.
-  const fs::path output = o.output, depfile = o.depfile;
-  std::string problem = output_problem(output, "pack", out.inputs, nullptr, "");
-  if (problem.empty() && !o.depfile.empty()) {
-    problem = output_problem(depfile, "depfile", out.inputs, &output, "pack (-o)");
-  }
-  std::string dep;
-  if (problem.empty() && !o.depfile.empty()) {
-    std::optional<std::string> text = make_depfile(output, out.inputs, &problem);
-    if (text) dep = std::move(*text);
-  }
-  if (!problem.empty()) {
-    std::fprintf(stderr, "animpack: %s; nothing written\n", problem.c_str());
+  if (!report.refused.empty()) {
+    std::fprintf(stderr, "animpack: %s\n", report.refused.c_str());
     return kExitUsage;
   }
-  const std::vector<uint8_t> bytes = write_pack(out.pack, {!o.no_compress});
-  // Every pack cook writes opens and plays; one that does not is a cooker bug (E0901).
-  if (DiagnosticSink verify; !verify_pack(bytes, scene, verify)) {
-    print_diagnostics(verify, o.format, o.style);
-    std::fprintf(stderr, "animpack: %s: internal error; no pack written\n", scene.string().c_str());
-    return kExitErrors;
+  if (cook) {
+    const std::string summary = format_batch_summary(report);
+    std::fflush(stderr);
+    std::fwrite(summary.data(), 1, summary.size(),
+                o.format == DiagnosticFormat::kGcc ? stdout : stderr);
   }
-  if (std::string err = write_outputs(o, bytes, dep); !err.empty()) {
-    std::fprintf(stderr, "animpack: %s\n", err.c_str());
-    return kExitUsage;
-  }
-  std::fprintf(stderr,
-               "animpack: cooked %s -> %s (%zu bytes): %zu meshes, %zu rigs, %zu clips, %zu "
-               "sprite sheets, %zu objects; %zu warning(s)\n",
-               scene.string().c_str(), o.output.c_str(), bytes.size(), out.pack.meshes.size(),
-               out.pack.rigs.size(), clips, out.pack.sheets.size(), out.pack.objects.size(),
-               warnings);
-  return kExitOk;
-}
-
-int cook_or_check(const CLI::App& command, bool cook, Options& o) {
-  try {
-    return cook_or_check_inner(command, cook, o);
-  } catch (const std::bad_alloc&) {
-    return internal_error(o.positional.empty() ? "animpack" : o.positional[0], "out of memory",
-                          o.format);
-  } catch (const std::exception& e) {
-    return internal_error(o.positional.empty() ? "animpack" : o.positional[0],
-                          std::string("internal error: ") + e.what(), o.format);
-  } catch (...) {
-    return internal_error(o.positional.empty() ? "animpack" : o.positional[0], "internal error",
-                          o.format);
-  }
+  return report.exit_status();
 }
 
 // --format's value: gcc, github, json or sarif.
@@ -201,8 +163,9 @@ CLI::Validator color_mode() {
 // cook (with an output) or check (without).
 void add_cook_or_check(CLI::App& app, int* status, bool cook) {
   CLI::App* sub =
-      cook ? add_command(app, "cook", "check a scene and its assets, write one pack", kCookUsage)
-           : add_command(app, "check", "every check of cook, no output file", kCheckUsage);
+      cook
+          ? add_command(app, "cook", "check scenes and their assets, write their packs", kCookUsage)
+          : add_command(app, "check", "every check of cook, no output file", kCheckUsage);
   auto o = std::make_shared<Options>();
   auto format = std::make_shared<std::string>("gcc");
   auto color = std::make_shared<std::string>("auto");
@@ -212,6 +175,8 @@ void add_cook_or_check(CLI::App& app, int* status, bool cook) {
     sub->add_option("--depfile", o->depfile);
     sub->add_flag("--no-compress", o->no_compress);
   }
+  sub->add_option("--jobs", o->jobs)
+      ->check(whole_number("--jobs", 1, static_cast<int64_t>(kMaxBatchJobs)));
   sub->add_option("--format", *format)->check(diagnostic_format());
   sub->add_option("--color", *color)->check(color_mode());
   sub->add_flag("--deny-warnings", o->deny_warnings);

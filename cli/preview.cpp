@@ -16,6 +16,7 @@
 #include "animpack/bounds.h"
 #include "animpack/camera.h"
 #include "animpack/compiler/diagnostics.h"
+#include "animpack/compiler/output_check.h"
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
 #include "animpack/posed.h"
@@ -26,7 +27,6 @@
 #include "animpack/tracer/render.h"
 #include "animpack/tracer/stage.h"
 #include "commands.h"
-#include "output_check.h"
 #include "play_commands.h"
 
 namespace animpack::cli {

@@ -21,10 +21,10 @@
 #include "animpack/compiler/import_gltf.h"
 #include "animpack/compiler/input_file.h"
 #include "animpack/compiler/mesh_bounds.h"
+#include "animpack/compiler/output_check.h"
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/rig.h"
 #include "commands.h"
-#include "output_check.h"
 
 namespace animpack::cli {
 namespace {

@@ -31,6 +31,7 @@
 #include <cstring>
 #include <exception>
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -129,8 +130,15 @@ constexpr int kChildRead = 0;
 constexpr int kChildNullScene = 3;
 constexpr int kChildException = 4;
 
+// Held from pipe() until the parent has closed the pipe's write end: a child forked by
+// another thread (a batch cook reads on several threads) would otherwise inherit that
+// write end and keep the pipe open, so this read would wait for EOF until that other
+// child ended too. The child never touches the lock (fork copies it locked).
+std::mutex g_fork_lock;
+
 TrialResult trial_read(const fs::path& file) {
   int pipe_fds[2];
+  std::unique_lock<std::mutex> fork_lock(g_fork_lock);
   if (pipe(pipe_fds) != 0) return {false, "no pipe for the trial read"};
   const pid_t pid = fork();
   if (pid < 0) {
@@ -170,6 +178,7 @@ TrialResult trial_read(const fs::path& file) {
     _exit(code);
   }
   close(pipe_fds[1]);
+  fork_lock.unlock();
   std::string output;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kAssimpMaxSeconds);
   bool timed_out = false;

@@ -20,6 +20,12 @@ const char* kind_of(mode_t mode) {
   return "is not a regular file";
 }
 
+// strerror_r is the GNU one (returns the message) or the XSI one (fills the buffer).
+[[maybe_unused]] const char* message_of(const char* gnu, const char*) { return gnu; }
+[[maybe_unused]] const char* message_of(int xsi, const char* buffer) {
+  return xsi == 0 ? buffer : "unknown error";
+}
+
 // Closes the descriptor on every path out.
 struct Fd {
   int fd = -1;
@@ -29,6 +35,11 @@ struct Fd {
 };
 
 }  // namespace
+
+std::string error_text(int err) {
+  char buffer[256] = {};
+  return message_of(strerror_r(err, buffer, sizeof buffer), buffer);
+}
 
 InputFile read_input_file(const std::filesystem::path& path, uint64_t max_bytes,
                           std::optional<uint64_t> want) {
@@ -49,13 +60,13 @@ InputFile read_input_file(const std::filesystem::path& path, uint64_t max_bytes,
     if (err == ENOENT || err == ENOTDIR) {
       out.error = shown + " does not exist";
     } else {
-      out.error = shown + " cannot be opened: " + std::strerror(err);
+      out.error = shown + " cannot be opened: " + error_text(err);
     }
     return out;
   }
   struct stat st {};
   if (::fstat(f.fd, &st) != 0) {
-    out.error = shown + " cannot be read: " + std::strerror(errno);
+    out.error = shown + " cannot be read: " + error_text(errno);
     return out;
   }
   if (!S_ISREG(st.st_mode)) {
@@ -87,7 +98,7 @@ InputFile read_input_file(const std::filesystem::path& path, uint64_t max_bytes,
     const ssize_t got = ::read(f.fd, out.bytes.data() + done, static_cast<size_t>(n) - done);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) {
-      out.error = shown + " cannot be read: " + std::strerror(errno);
+      out.error = shown + " cannot be read: " + error_text(errno);
       out.bytes.clear();
       return out;
     }

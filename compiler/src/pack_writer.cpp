@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "animpack/compiler/input_file.h"
 #include "animpack/pack.h"
 #include "animpack/schema/pack_generated.h"
 #include "clip_encode.h"
@@ -730,11 +731,15 @@ namespace {
 
 // The temporary files not yet renamed or removed, for the signal handler: fixed buffers
 // (no allocation, no locks), a slot in use when its flag is set. Slots change only with
-// the cleanup signals blocked, so the handler never sees half a path.
-constexpr int kTempSlots = 4;
+// the cleanup signals blocked, so the handler never sees half a path, and a slot is taken
+// under g_temp_slots_lock, so two threads writing files at once never take the same one
+// (the handler never locks it). A batch cook writes its outputs one scene at a time
+// (batch_cook.cpp), so it needs two slots whatever its number of threads.
+constexpr int kTempSlots = 16;
 constexpr size_t kTempPathMax = 4096;
 char g_temp_path[kTempSlots][kTempPathMax];
 volatile std::sig_atomic_t g_temp_used[kTempSlots];
+std::mutex g_temp_slots_lock;
 constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 // Blocks the cleanup signals for its lifetime.
@@ -761,7 +766,7 @@ extern "C" void remove_temp_files_and_reraise(int sig) {
 }
 
 std::string failure(const std::filesystem::path& path, const char* what, int err) {
-  return std::string(what) + " " + path.string() + ": " + std::strerror(err);
+  return std::string(what) + " " + path.string() + ": " + error_text(err);
 }
 
 }  // namespace
@@ -798,6 +803,7 @@ std::string PendingFile::write(const std::filesystem::path& path, std::span<cons
   int fd = -1;
   {
     SignalsBlocked blocked;
+    const std::lock_guard<std::mutex> lock(g_temp_slots_lock);
     for (int i = 0; i < kTempSlots; ++i) {
       if (!g_temp_used[i]) {
         slot_ = i;
@@ -809,7 +815,7 @@ std::string PendingFile::write(const std::filesystem::path& path, std::span<cons
     if (fd < 0) {
       const int err = errno;
       slot_ = -1;
-      return "cannot create a temporary file in " + dir.string() + ": " + std::strerror(err);
+      return "cannot create a temporary file in " + dir.string() + ": " + error_text(err);
     }
     std::memcpy(g_temp_path[slot_], tmp.c_str(), tmp.size() + 1);
     g_temp_used[slot_] = 1;

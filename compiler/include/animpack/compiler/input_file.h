@@ -37,6 +37,10 @@ struct InputFile {
 // Reads `path` if it is a regular file of at most `max_bytes` bytes. With `want`, reads
 // only the first `want` bytes and refuses a file shorter than that (too_short); the size
 // limit then applies to `want`, not to the file.
+// The system's message for an errno value ("Permission denied"), like std::strerror but
+// safe to call from several threads at once (strerror_r into a local buffer).
+std::string error_text(int err);
+
 InputFile read_input_file(const std::filesystem::path& path, uint64_t max_bytes,
                           std::optional<uint64_t> want = std::nullopt);
 

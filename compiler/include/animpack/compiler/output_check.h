@@ -1,5 +1,10 @@
 // Checks on the files the animpack command writes (the pack, the depfile, preview's PNG):
 // never over an input, over each other, or over something that is not a regular file.
+// Public since Step 7: the cooking library's cook_one (batch_cook.h) checks its outputs
+// with it, and so do cli/'s preview and retarget.
+//
+//   std::string why = animpack::output_problem("out.anpk", "pack", inputs, nullptr, "");
+//   if (!why.empty()) refuse(why);  // "refusing to write the pack out.anpk: it is a folder..."
 #pragma once
 
 #include <sys/types.h>

@@ -1,4 +1,4 @@
-#include "output_check.h"
+#include "animpack/compiler/output_check.h"
 
 #include <sys/stat.h>
 
