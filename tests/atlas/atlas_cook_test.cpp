@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "animpack/compiler/cook.h"
+#include "animpack/compiler/pack_writer.h"
+#include "animpack/pack.h"
 #include "fixtures/test_data.h"
 
 namespace animpack {
@@ -113,6 +115,37 @@ TEST(AtlasDataCook, TheAsepriteBeetleCooksItsTagsAsTimedClips) {
   const std::string dep = make_depfile(dir / "out.anpk", out.inputs).value();
   EXPECT_NE(dep.find((dir / "beetle.json").string()), std::string::npos) << dep;
   EXPECT_NE(dep.find((dir / "beetle.png").string()), std::string::npos) << dep;
+}
+
+// From the Aseprite file to frames by tick: cooked, written (pack format 7), opened again
+// and played at 60 Hz, each 500 ms frame shows for 30 ticks and the reverse tag plays its
+// frames last to first.
+TEST(AtlasDataCook, TheBeetlesPackPlaysItsFramesForTheirDurationsByTick) {
+  const fs::path dir = beetle_folder("beetle_pack");
+  write(dir / "scene.toml", scene("atlas = \"beetle.json\"\nclip = \"Loop\"\n"));
+  DiagnosticSink sink;
+  const CookOutput out = cook(dir, sink);
+  ASSERT_FALSE(sink.has_errors()) << show(sink);
+  const std::vector<uint8_t> bytes = write_pack(out.pack);
+  Result<Pack> pack = Pack::from_bytes(bytes);
+  ASSERT_TRUE(pack) << pack.error().message;
+  EXPECT_EQ(pack->format_version(), 7u);
+  ASSERT_EQ(pack->sprite_sheets().size(), 1u);
+  const SpriteSheet& sheet = pack->sprite_sheets()[0];
+  EXPECT_EQ(sheet.atlas().name(2), "beetle 2.aseprite");
+  Result<SpritePlayer> player = SpritePlayer::create(&sheet, 60);
+  ASSERT_TRUE(player);
+  ASSERT_TRUE(player->play("Loop", 0));  // ping-pong over frames 0 1 2
+  const std::vector<std::pair<int64_t, uint32_t>> loop = {
+      {0, 0}, {29, 0}, {30, 1}, {59, 1}, {60, 2}, {89, 2}, {90, 1}, {119, 1}, {120, 0}};
+  for (const auto& [tick, frame] : loop) EXPECT_EQ(player->frame(tick), frame) << "tick " << tick;
+  ASSERT_TRUE(player->play("Animation 2", 0));  // frames 1 2, reversed: 2 first
+  const std::vector<std::pair<int64_t, uint32_t>> back = {{0, 2}, {29, 2}, {30, 1}, {59, 1}, {60, 2}};
+  for (const auto& [tick, frame] : back) EXPECT_EQ(player->frame(tick), frame) << "tick " << tick;
+  Result<SpriteDraw> draw = player->draw(30);
+  ASSERT_TRUE(draw);
+  EXPECT_EQ(draw->frame, 1u);
+  EXPECT_EQ(draw->placement.source.width, 64u);
 }
 
 TEST(AtlasDataCook, SceneClipsOverrideATagAndAddClipsOfTheirOwn) {
