@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "animpack/compiler/diagnostics.h"
+#include "suggest.h"
 
 namespace animpack::cli {
 
@@ -27,7 +28,8 @@ void on_run(CLI::App* command, int* status, std::function<int()> run) {
     if (!extra.empty()) {
       const std::string& a = extra.front();
       *status = usage_error(*command, a.size() > 1 && a[0] == '-'
-                                          ? "unknown option '" + printable(a) + "'"
+                                          ? "unknown option '" + printable(a) + "'" +
+                                                option_suggestion(*command, a)
                                           : "unexpected argument '" + printable(a) + "'");
       return;
     }
