@@ -3,6 +3,7 @@
 // the pack and depfile written atomically. See docs/cli.md.
 #include "animpack/compiler/cook.h"
 
+#include <cctype>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -82,10 +83,33 @@ int internal_error(const std::string& file, const std::string& what, DiagnosticF
   return kExitUsage;
 }
 
+// A model or a pack given where a scene is wanted: what to run instead, as one usage line
+// (exit 2); "" for anything else. Judged by the extension, ASCII case ignored.
+std::string not_a_scene(const CLI::App& command, const std::string& file) {
+  std::string ext = fs::path(file).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string name = printable(file);
+  if (ext == ".glb" || ext == ".gltf" || ext == ".fbx" || ext == ".dae" || ext == ".obj") {
+    return name + " is a model, not a scene: " + command.get_name() +
+           " takes a SCENE.toml whose [[mesh]] tables name the models (docs/scene-format.md); "
+           "`animpack info " +
+           name + "` describes a model";
+  }
+  if (ext == ".anpk") {
+    return name + " is a pack, not a scene: `animpack inspect " + name +
+           "` lists what it holds, `animpack play " + name + " --ticks N` steps it";
+  }
+  return "";
+}
+
 int cook_or_check_inner(const CLI::App& command, bool cook, Options& o) {
   if (o.positional.size() != 1) {
     return usage_error(command,
                        "needs one SCENE.toml (" + std::to_string(o.positional.size()) + " given)");
+  }
+  if (const std::string problem = not_a_scene(command, o.positional[0]); !problem.empty()) {
+    std::fprintf(stderr, "animpack: %s\n", problem.c_str());
+    return kExitUsage;
   }
   if (cook && o.output.empty()) return usage_error(command, "-o OUT.anpk is needed");
   const fs::path scene = o.positional[0];
