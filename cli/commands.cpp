@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "animpack/compiler/diagnostics.h"
+#include "suggest.h"
 
 namespace animpack::cli {
 
@@ -26,9 +27,10 @@ void on_run(CLI::App* command, int* status, std::function<int()> run) {
     const std::vector<std::string> extra = command->remaining();
     if (!extra.empty()) {
       const std::string& a = extra.front();
-      *status = usage_error(*command, a.size() > 1 && a[0] == '-'
-                                          ? "unknown option '" + printable(a) + "'"
-                                          : "unexpected argument '" + printable(a) + "'");
+      *status = usage_error(
+          *command, a.size() > 1 && a[0] == '-'
+                        ? "unknown option '" + printable(a) + "'" + option_suggestion(*command, a)
+                        : "unexpected argument '" + printable(a) + "'");
       return;
     }
     *status = run();

@@ -3,6 +3,7 @@
 // several scenes or -o DIR, on --jobs threads), their diagnostics printed in the chosen
 // format, scene by scene in the order given, and (cook) the packs and depfiles written
 // atomically. See docs/cli.md.
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -81,8 +82,33 @@ void print_report(const CookReport& r, DiagnosticFormat format) {
 // without the '/' stays what it always was: an output cook_one refuses to replace.)
 bool names_folder(const std::string& output) { return !output.empty() && output.back() == '/'; }
 
+// A model or a pack given where a scene is wanted: what to run instead, as one usage line
+// (exit 2); "" for anything else. Judged by the extension, ASCII case ignored.
+std::string not_a_scene(const CLI::App& command, const std::string& file) {
+  std::string ext = fs::path(file).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string name = printable(file);
+  if (ext == ".glb" || ext == ".gltf" || ext == ".fbx" || ext == ".dae" || ext == ".obj") {
+    return name + " is a model, not a scene: " + command.get_name() +
+           " takes a SCENE.toml whose [[mesh]] tables name the models (docs/scene-format.md); "
+           "`animpack info " +
+           name + "` describes a model";
+  }
+  if (ext == ".anpk") {
+    return name + " is a pack, not a scene: `animpack inspect " + name +
+           "` lists what it holds, `animpack play " + name + " --ticks N` steps it";
+  }
+  return "";
+}
+
 int cook_or_check(const CLI::App& command, bool cook, const Options& o) {
   if (o.positional.empty()) return usage_error(command, "needs a SCENE.toml (0 given)");
+  for (const std::string& scene : o.positional) {
+    if (const std::string problem = not_a_scene(command, scene); !problem.empty()) {
+      std::fprintf(stderr, "animpack: %s\n", problem.c_str());
+      return kExitUsage;
+    }
+  }
   CookSettings settings;
   settings.format = o.format;
   settings.style = o.style;

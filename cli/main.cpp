@@ -11,6 +11,7 @@
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
 #include "commands.h"
+#include "suggest.h"
 
 #ifndef ANIMPACK_VERSION
 #define ANIMPACK_VERSION "0.0.0"
@@ -60,7 +61,8 @@ int parse_error(const CLI::App& app, const CLI::ParseError& e) {
     // "The following argument(s) were not expected: X"; the tool's own arguments only
     // (subcommands collect theirs for on_run).
     const std::string rest = problem.substr(colon + 2);
-    problem = "unknown option '" + printable(rest.substr(rest.rfind(' ') + 1)) + "'";
+    const std::string arg = rest.substr(rest.rfind(' ') + 1);
+    problem = "unknown option '" + printable(arg) + "'" + option_suggestion(app, arg);
   }
   if (command != nullptr) return usage_error(*command, problem);
   std::fprintf(stderr, "animpack: %s; see animpack --help\n", problem.c_str());
@@ -92,8 +94,17 @@ int dispatch(int argc, char** argv) {
   }
   const auto named = [&](const CLI::App* sub) { return sub->check_name(std::string(command)); };
   if (!command.empty() && command[0] != '-' && app.get_subcommands(named).empty()) {
-    std::fprintf(stderr, "animpack: unknown command '%s'\n\n%s", printable(command).c_str(),
-                 kUsage);
+    // The closest command when one is near ("did you mean"), else the command list.
+    std::vector<std::string> names{"help"};
+    const CLI::App& tool = app;
+    for (const CLI::App* sub : tool.get_subcommands(nullptr)) names.push_back(sub->get_name());
+    if (const std::string near = closest_name(command, names); !near.empty()) {
+      std::fprintf(stderr, "animpack: unknown command '%s'; did you mean '%s'?\n",
+                   printable(command).c_str(), near.c_str());
+    } else {
+      std::fprintf(stderr, "animpack: unknown command '%s'\n\n%s", printable(command).c_str(),
+                   kUsage);
+    }
     return kExitUsage;
   }
   try {

@@ -43,7 +43,10 @@ const char* const kPlayUsage =
     "                  blend CLIP WEIGHT, fade SECONDS; # starts a comment\n"
     "\n"
     "Objects whose root motion policy is accumulate give the motion they took over the run\n"
-    "(in their frame at tick 0, turned by their yaw as they go) before the summary.\n";
+    "(in their frame at tick 0, turned by their yaw as they go) before the summary.\n"
+    "\n"
+    "Exit status: 0 clean, 1 a bad pack or script or any refused call (the report and its\n"
+    "summary printed all the same), 2 usage or I/O failure.\n";
 
 const char* const kPoseUsage =
     "usage: animpack pose PACK.anpk --object NAME --tick T [--fraction F] [--rate R]\n"

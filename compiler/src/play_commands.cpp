@@ -466,7 +466,8 @@ Result<void> apply_settings(ScenePlayer& player, ObjectId object, const MachineS
 }
 
 Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
-                          const std::vector<ScriptCommand>& commands, std::string* out) {
+                          const std::vector<ScriptCommand>& commands, std::string* out,
+                          uint64_t* out_refused) {
   if (run.ticks < 0) return Error::make(ErrorCode::kInvalidArgument, "negative tick count");
   Result<ScenePlayer> created = ScenePlayer::create(&pack, run.rate);
   if (!created) return created.error();
@@ -565,6 +566,7 @@ Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
           "played %" PRId64 " ticks at %d Hz: %" PRIu64 " events, %" PRIu64
           " refused calls, %" PRIu64 " dropped events; run hash %016" PRIx64 "\n",
           run.ticks, run.rate, events, errors, player.dropped_events(), run_hash.h);
+  if (out_refused != nullptr) *out_refused = errors;
   return run_hash.h;
 }
 
@@ -1007,11 +1009,16 @@ int play_command(const PlayCommandOptions& o) {
   std::printf("play %s: %zu objects, %" PRId64 " ticks at %" PRId64 " Hz, %zu script commands\n",
               o.pack.c_str(), pack->objects().size(), o.ticks, o.rate, commands.size());
   std::string report;
+  uint64_t refused = 0;
   Result<uint64_t> hash =
-      run_play(*pack, {o.ticks, static_cast<int32_t>(o.rate)}, commands, &report);
+      run_play(*pack, {o.ticks, static_cast<int32_t>(o.rate)}, commands, &report, &refused);
   std::fputs(report.c_str(), stdout);
   if (!hash) {
     std::fprintf(stderr, "animpack: %s\n", hash.error().message());
+    return kExitErrors;
+  }
+  if (refused > 0) {  // the report above names each refusal at its tick
+    std::fprintf(stderr, "animpack: %s: %" PRIu64 " refused call(s)\n", o.pack.c_str(), refused);
     return kExitErrors;
   }
   return kExitOk;

@@ -141,9 +141,11 @@ struct PlayRun {
 // each delta's translation turned by the yaw taken before it, about the mesh's up axis;
 // and the yaw in turns); then a summary line. Returns the run's hash: FNV-1a 64 over every
 // tick's palettes, sprite frames, events (tick, object, clip, event name) and root motion
-// deltas (the four integers, accumulate objects only).
+// deltas (the four integers, accumulate objects only). When `out_refused` is given it is
+// set to the number of refused calls the summary counts.
 Result<uint64_t> run_play(const Pack& pack, const PlayRun& run,
-                          const std::vector<ScriptCommand>& commands, std::string* out);
+                          const std::vector<ScriptCommand>& commands, std::string* out,
+                          uint64_t* out_refused = nullptr);
 
 // The pose of `object` at `tick` (its own [object.animation] played from tick 0 at `rate`)
 // as one JSON object: {"object", "tick", "rate", "joints": [{"name", "node", "translation",
@@ -204,8 +206,9 @@ struct PoseCommandOptions {
 };
 
 // The commands over options already checked against the ranges above (cli/play.cpp does).
-// Exit status: 0 done, 1 the inputs have errors (a bad pack or script, an unknown object),
-// 2 I/O failure (a missing pack or script).
+// Exit status: 0 done, 1 the inputs have errors (a bad pack or script, an unknown object;
+// for play also any refused call, the report and its summary printed all the same), 2 I/O
+// failure (a missing pack or script).
 int play_command(const PlayCommandOptions& options);
 int pose_command(const PoseCommandOptions& options);
 

@@ -10,13 +10,11 @@
 #include "animpack/skinning.h"
 #include "fixtures/fixture.h"
 #include "frame_writer.h"
+#include "sample_args.h"
 
 namespace {
 
-int usage() {
-  std::fprintf(stderr, "usage: play_column [--ticks N] [-o DIR]\n");
-  return 2;
-}
+const char* const kUsage = "usage: play_column [--ticks N] [-o DIR]\n";
 
 }  // namespace
 
@@ -24,16 +22,11 @@ int main(int argc, char** argv) {
   using namespace animpack;
   long ticks = 240;
   std::string out_dir = "out/frames";
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--ticks") == 0 && i + 1 < argc) {
-      char* end = nullptr;
-      ticks = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || ticks <= 0 || ticks > 100000) return usage();
-    } else if (std::strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
-      out_dir = argv[++i];
-    } else {
-      return usage();
-    }
+  CLI::App app;
+  samples::add_number(app, "--ticks", 1, 100000, &ticks);
+  app.add_option("-o", out_dir)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  if (const int status = samples::parse(app, argc, argv, "play_column", kUsage); status >= 0) {
+    return status;
   }
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);

@@ -20,18 +20,15 @@
 #include "animpack/tracer/image.h"
 #include "animpack/tracer/render.h"
 #include "animpack/tracer/stage.h"
-#include "args.h"
+#include "sample_args.h"
 
 namespace {
 
 using namespace animpack;
 
-int usage() {
-  std::fprintf(stderr,
-               "usage: play_pack PACK [--ticks N] [--rate R] [--every K] [--size WxH]\n"
-               "                 [--samples 1|4|16] [--threads N] [-o DIR]\n");
-  return 2;
-}
+const char* const kUsage =
+    "usage: play_pack PACK [--ticks N] [--rate R] [--every K] [--size WxH]\n"
+    "                 [--samples 1|4|16] [--threads N] [-o DIR]\n";
 
 // The frames look from the front (+z), a little right and above.
 constexpr Vec3 kView{0.25f, 0.3f, 1.0f};
@@ -71,37 +68,23 @@ struct Printer : Game {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) return usage();
-  const std::string path = argv[1];
-  long ticks = 240, every = 10, width = 480, height = 360, samples = 4, threads = 0;
-  int rate = 60;
+  std::string path;
+  long ticks = 240, every = 10, width = 480, height = 360, samples = 4, threads = 0, rate_arg = 60;
   std::string out_dir = "out/frames";
-  for (int i = 2; i < argc; ++i) {
-    auto number = [&](long lo, long hi, long* out) {
-      return samples::next_number(argc, argv, &i, lo, hi, out);
-    };
-    long r = 0;
-    if (std::strcmp(argv[i], "--ticks") == 0) {
-      if (!number(1, 1000000, &ticks)) return usage();
-    } else if (std::strcmp(argv[i], "--every") == 0) {
-      if (!number(1, 1000000, &every)) return usage();
-    } else if (std::strcmp(argv[i], "--rate") == 0) {
-      if (!number(1, 10000, &r)) return usage();
-      rate = static_cast<int>(r);
-    } else if (std::strcmp(argv[i], "--samples") == 0) {
-      if (!number(1, 16, &samples) || trace::sample_offsets(static_cast<int>(samples)).empty()) {
-        return usage();
-      }
-    } else if (std::strcmp(argv[i], "--threads") == 0) {
-      if (!number(0, 256, &threads)) return usage();
-    } else if (std::strcmp(argv[i], "--size") == 0) {
-      if (!samples::next_size(argc, argv, &i, 16, 4096, &width, &height)) return usage();
-    } else if (std::strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
-      out_dir = argv[++i];
-    } else {
-      return usage();
-    }
+  CLI::App app;
+  app.add_option("PACK", path)->required();
+  samples::add_number(app, "--ticks", 1, 1000000, &ticks);
+  samples::add_number(app, "--every", 1, 1000000, &every);
+  samples::add_number(app, "--rate", 1, 10000, &rate_arg);
+  samples::add_number(app, "--samples", 1, 16, &samples);
+  samples::add_number(app, "--threads", 0, 256, &threads);
+  samples::add_size(app, "--size", 16, 4096, &width, &height);
+  app.add_option("-o", out_dir)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  if (const int status = samples::parse(app, argc, argv, "play_pack", kUsage); status >= 0) {
+    return status;
   }
+  if (trace::sample_offsets(static_cast<int>(samples)).empty()) return samples::usage_error(kUsage);
+  const int rate = static_cast<int>(rate_arg);
   auto pack = Pack::open(path);
   if (!pack) {
     std::fprintf(stderr, "play_pack: %s\n", pack.error().message());

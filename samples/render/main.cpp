@@ -21,17 +21,14 @@
 #include "animpack/pack.h"
 #include "animpack/posed.h"
 #include "animpack/scene_player.h"
-#include "args.h"
+#include "sample_args.h"
 
 namespace {
 
 using namespace animpack;
 
-int usage() {
-  std::fprintf(stderr,
-               "usage: render PACK --ticks N -o DIR [--every K] [--size WxH] [--rate R] [--ids]\n");
-  return 2;
-}
+const char* const kUsage =
+    "usage: render PACK --ticks N -o DIR [--every K] [--size WxH] [--rate R] [--ids]\n";
 
 // The box of everything shown at every tick written (a first run of its own player over
 // the same ticks): the union of each object's ScenePlayer::world_bounds, or of the posed
@@ -61,40 +58,23 @@ bool write_png(const std::string& path, uint32_t w, uint32_t h, const uint8_t* r
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) return usage();
-  const std::string path = argv[1];
-  long ticks = -1, every = 1, rate = 60;
-  uint32_t width = 480, height = 360;
+  std::string path;
+  long ticks = -1, every = 1, rate = 60, w = 480, h = 360;
   bool ids = false;
   std::string out_dir;
-  for (int i = 2; i < argc; ++i) {
-    auto number = [&](long lo, long hi, long* out) {
-      return samples::next_number(argc, argv, &i, lo, hi, out);
-    };
-    if (std::strcmp(argv[i], "--ticks") == 0) {
-      if (!number(1, 1000000, &ticks)) return usage();
-    } else if (std::strcmp(argv[i], "--every") == 0) {
-      if (!number(1, 1000000, &every)) return usage();
-    } else if (std::strcmp(argv[i], "--rate") == 0) {
-      if (!number(1, 10000, &rate)) return usage();
-    } else if (std::strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
-      unsigned w = 0, h = 0;
-      char tail = 0;
-      if (std::sscanf(argv[++i], "%ux%u%c", &w, &h, &tail) != 2 || w < 1 || h < 1 ||
-          w > gl::kMaxTargetSize || h > gl::kMaxTargetSize) {
-        return usage();
-      }
-      width = w;
-      height = h;
-    } else if (std::strcmp(argv[i], "--ids") == 0) {
-      ids = true;
-    } else if (std::strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
-      out_dir = argv[++i];
-    } else {
-      return usage();
-    }
+  CLI::App app;
+  app.add_option("PACK", path)->required();
+  samples::add_number(app, "--ticks", 1, 1000000, &ticks)->required();
+  samples::add_number(app, "--every", 1, 1000000, &every);
+  samples::add_number(app, "--rate", 1, 10000, &rate);
+  samples::add_size(app, "--size", 1, gl::kMaxTargetSize, &w, &h);
+  app.add_flag("--ids", ids);
+  app.add_option("-o", out_dir)->required()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  if (const int status = samples::parse(app, argc, argv, "render", kUsage); status >= 0) {
+    return status;
   }
-  if (ticks < 0 || out_dir.empty()) return usage();
+  if (out_dir.empty()) return samples::usage_error(kUsage);
+  const uint32_t width = static_cast<uint32_t>(w), height = static_cast<uint32_t>(h);
 
   auto pack = Pack::open(path);
   if (!pack) {

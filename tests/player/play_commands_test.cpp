@@ -562,7 +562,9 @@ TEST_F(Cli, PlayPrintsTheRunWithItsScriptAndPosePrintsJson) {
   const fs::path script = dir_ / "moves.txt";
   std::ofstream(script) << "12 idler play Rotate\n14 walker play Jog\n14 hero fade run 0.5\n";
   const CliRun play = run("play " + pack_path_ + " --ticks 16 --script " + script.string());
-  EXPECT_EQ(play.status, 0) << play.output;
+  // Two calls are refused (walker has no Jog, hero is a sprite): exit 1, the report whole.
+  EXPECT_EQ(play.status, 1) << play.output;
+  EXPECT_NE(play.output.find(": 2 refused call(s)\n"), std::string::npos) << play.output;
   const Pack pack = *Pack::open(pack_path_);
   std::string report;
   ASSERT_TRUE(run_play(pack, {16, 60},
