@@ -855,7 +855,8 @@ std::string pack_report_json(const Pack& pack, std::string_view name) {
                    {"playback", playback_name(c.playback())},
                    {"events", c.events().size()}};
       if (!c.durations_ms().empty()) {  // version 7
-        clip["durations_ms"] = std::vector<uint32_t>(c.durations_ms().begin(), c.durations_ms().end());
+        clip["durations_ms"] =
+            std::vector<uint32_t>(c.durations_ms().begin(), c.durations_ms().end());
         clip["total_ms"] = timed_clip_ms(c);
       }
       clip["reverse"] = c.reverse();

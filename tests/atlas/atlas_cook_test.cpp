@@ -140,7 +140,8 @@ TEST(AtlasDataCook, TheBeetlesPackPlaysItsFramesForTheirDurationsByTick) {
       {0, 0}, {29, 0}, {30, 1}, {59, 1}, {60, 2}, {89, 2}, {90, 1}, {119, 1}, {120, 0}};
   for (const auto& [tick, frame] : loop) EXPECT_EQ(player->frame(tick), frame) << "tick " << tick;
   ASSERT_TRUE(player->play("Animation 2", 0));  // frames 1 2, reversed: 2 first
-  const std::vector<std::pair<int64_t, uint32_t>> back = {{0, 2}, {29, 2}, {30, 1}, {59, 1}, {60, 2}};
+  const std::vector<std::pair<int64_t, uint32_t>> back = {
+      {0, 2}, {29, 2}, {30, 1}, {59, 1}, {60, 2}};
   for (const auto& [tick, frame] : back) EXPECT_EQ(player->frame(tick), frame) << "tick " << tick;
   Result<SpriteDraw> draw = player->draw(30);
   ASSERT_TRUE(draw);

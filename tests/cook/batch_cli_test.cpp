@@ -7,9 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "fixtures/run_cli.h"
 

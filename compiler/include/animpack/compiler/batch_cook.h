@@ -44,10 +44,10 @@ const char* cook_status_name(CookStatus status);
 // What a cook does besides its checks; the same for every scene of a batch.
 struct CookSettings {
   DiagnosticFormat format = DiagnosticFormat::kGcc;  // of CookReport::diagnostics
-  DiagnosticStyle style;  // colour for the gcc format (`--color`, use_color_on_stderr)
-  bool deny_warnings = false;                        // a warning fails the scene like an error
-  PackWriteOptions write;     // compression (`--no-compress`: write.compress = false)
-  bool write_outputs = true;  // false: `check`, every check and nothing written
+  DiagnosticStyle style;       // colour for the gcc format (`--color`, use_color_on_stderr)
+  bool deny_warnings = false;  // a warning fails the scene like an error
+  PackWriteOptions write;      // compression (`--no-compress`: write.compress = false)
+  bool write_outputs = true;   // false: `check`, every check and nothing written
 };
 
 // One scene to cook: its pack and, when not empty, its Make/Ninja depfile (make_depfile).
