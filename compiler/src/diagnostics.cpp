@@ -445,17 +445,7 @@ std::string format_gcc(const Diagnostic& d, const std::string* source, Diagnosti
 }
 
 // SARIF's level for a severity.
-const char* sarif_level(Severity severity) {
-  switch (severity) {
-    case Severity::kError:
-      return "error";
-    case Severity::kWarning:
-      return "warning";
-    case Severity::kNote:
-      return "note";
-  }
-  return "error";
-}
+const char* sarif_level(Severity severity) { return severity_name(severity); }  // the same words
 
 using Json = nlohmann::ordered_json;
 
