@@ -132,7 +132,7 @@ TEST_F(GlPlacedSprites, ATrimmedFrameCoversOnlyItsTrimmedBoxOfTheSourceCard) {
   const std::vector<uint8_t> c = expect_placed(0);
   if (c.empty()) return;
   // Source 8 x 8 about the origin: screen 4..19; trimmed {1, 2, 4, 6}: x 6..13, y 8..19.
-  EXPECT_EQ(at(c, 6, 8), (std::vector<int>{20, 20, 60}));     // drawn (0, 0)
+  EXPECT_EQ(at(c, 6, 8), (std::vector<int>{20, 20, 60}));      // drawn (0, 0)
   EXPECT_EQ(at(c, 13, 19), (std::vector<int>{140, 170, 60}));  // drawn (3, 5)
   EXPECT_EQ(at(c, 5, 10), (std::vector<int>{24, 26, 32}));     // left of the box: background
   EXPECT_EQ(at(c, 10, 6), (std::vector<int>{24, 26, 32}));     // above it
