@@ -90,6 +90,33 @@ Mat4 scale_x(const Mat4& m, float s) {
   return out;
 }
 
+// A placed frame's card (see the header): the unit card moved and scaled onto the
+// trimmed box, in card units of the source box's height, x right and y up from the pivot.
+Mat4 placed_card(const Mat4& m, const FramePlacement& p) {
+  const auto h = static_cast<float>(p.source.height);
+  const auto tx = static_cast<float>(p.trimmed.x), ty = static_cast<float>(p.trimmed.y);
+  const auto tw = static_cast<float>(p.trimmed.width), th = static_cast<float>(p.trimmed.height);
+  const float cx = (tx + 0.5f * tw - p.pivot_x) / h;
+  const float cy = (p.pivot_y - ty - 0.5f * th) / h;
+  Mat4 out = m;
+  // out = m * translate(cx, cy, 0) * scale(tw / h, th / h, 1); columns are m.m[0..3] * 4.
+  for (int r = 0; r < 4; ++r) {
+    out.m[12 + r] = m.m[r] * cx + m.m[4 + r] * cy + m.m[12 + r];
+    out.m[r] = m.m[r] * (tw / h);
+    out.m[4 + r] = m.m[4 + r] * (th / h);
+  }
+  return out;
+}
+
+// True when a frame's placement is the default one of its rect (untrimmed, unrotated,
+// pivot at the centre): such a card is drawn exactly as before Step 7.
+bool is_default_placement(const FramePlacement& p, const PixelRect& rect) {
+  return !p.rotated && p.source.width == rect.width && p.source.height == rect.height &&
+         p.trimmed.x == 0 && p.trimmed.y == 0 && p.trimmed.width == rect.width &&
+         p.trimmed.height == rect.height && p.pivot_x == 0.5f * static_cast<float>(rect.width) &&
+         p.pivot_y == 0.5f * static_cast<float>(rect.height);
+}
+
 }  // namespace
 
 struct SceneRenderer::Impl {
@@ -117,6 +144,7 @@ struct SceneRenderer::Impl {
   std::vector<MaterialDesc> materials;  // one per pack material
   MaterialDesc fallback;                // parts without one (the object's colour goes in)
   MeshHandle card;
+  MeshHandle rotated_card;      // the card with its uvs turned (rotated frames)
   std::vector<Object> objects;  // one per pack object
   std::vector<InstancePose> poses;
   std::vector<uint8_t> seen;
@@ -133,6 +161,7 @@ struct SceneRenderer::Impl {
       if (m) (void)renderer->release_mesh(m);
     }
     if (card) (void)renderer->release_mesh(card);
+    if (rotated_card) (void)renderer->release_mesh(rotated_card);
     for (TextureHandle t : sheets) {
       if (t) (void)renderer->release_texture(t);
     }
@@ -330,6 +359,12 @@ Result<SceneRenderer> SceneRenderer::create(Renderer* renderer, const Pack* pack
   Result<MeshHandle> card = renderer->upload_mesh({corners, normals, {}, card_uvs, indices});
   if (!card) return card.error();
   im.card = *card;
+  // A rotated frame's stored pixels are the drawn ones turned 90 degrees clockwise: the
+  // drawn (u, v) is stored at (1 - v, u).
+  const float rotated_uvs[8] = {0, 0, 0, 1, 1, 1, 1, 0};
+  Result<MeshHandle> rotated = renderer->upload_mesh({corners, normals, {}, rotated_uvs, indices});
+  if (!rotated) return rotated.error();
+  im.rotated_card = *rotated;
   im.objects.resize(pack->objects().size());
   for (size_t o = 0; o < im.objects.size(); ++o) {
     const int mesh = pack->objects()[o].mesh;
@@ -409,10 +444,17 @@ Result<void> SceneRenderer::draw(const Posed& posed, const View& view) {
     } else if (po.sprite_sheet >= 0 && im.options.cardless_sprites) {
       const Atlas& atlas = im.pack->sprite_sheets()[static_cast<size_t>(po.sprite_sheet)].atlas();
       const PixelRect frame = atlas.frames()[po.sprite_frame];
-      const float aspect = static_cast<float>(frame.width) / static_cast<float>(frame.height);
-      desc.mesh = im.card;
-      desc.model = scale_x(po.model, aspect);
-      desc.previous_model = scale_x(previous_model, aspect);
+      const FramePlacement placement = *atlas.placement(po.sprite_frame);  // checked above
+      if (is_default_placement(placement, frame)) {
+        const float aspect = static_cast<float>(frame.width) / static_cast<float>(frame.height);
+        desc.mesh = im.card;
+        desc.model = scale_x(po.model, aspect);
+        desc.previous_model = scale_x(previous_model, aspect);
+      } else {
+        desc.mesh = placement.rotated ? im.rotated_card : im.card;
+        desc.model = placed_card(po.model, placement);
+        desc.previous_model = placed_card(previous_model, placement);
+      }
       if (auto r = im.place(obj.card, desc); !r) return r;
     }
     obj.previous_model = po.model;

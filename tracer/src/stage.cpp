@@ -592,9 +592,34 @@ Result<TraceScene> stage_posed(const Pack& pack, const Posed& posed, const Stage
       if (!sprite || !options.cardless_sprites) continue;
       const PixelRect r = fallback.base_color_texture.rect;
       const float half_w = 0.5f * static_cast<float>(r.width) / static_cast<float>(r.height);
-      const Vec3 corners[4] = {
+      Vec3 corners[4] = {
           {-half_w, -0.5f, 0}, {half_w, -0.5f, 0}, {half_w, 0.5f, 0}, {-half_w, 0.5f, 0}};
-      const Uv quad_uv[4] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+      Uv quad_uv[4] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+      // A placed frame (Step 7, as gl/ draws it): the card stands for the source box, in
+      // units of its height, x right and y up from the pivot; the quad covers only the
+      // trimmed box (nothing outside it: transparent), and a rotated frame's stored pixels
+      // (the drawn ones turned 90 degrees clockwise) are sampled turned back.
+      const Atlas& atlas = pack.sprite_sheets()[static_cast<size_t>(o.sprite_sheet)].atlas();
+      if (atlas.has_placements()) {
+        const FramePlacement p = *atlas.placement(o.sprite_frame);  // checked above
+        const auto h = static_cast<float>(p.source.height);
+        const auto tx = static_cast<float>(p.trimmed.x), ty = static_cast<float>(p.trimmed.y);
+        const float x0 = (tx - p.pivot_x) / h;
+        const float x1 = (tx + static_cast<float>(p.trimmed.width) - p.pivot_x) / h;
+        const float y1 = (p.pivot_y - ty) / h;
+        const float y0 = (p.pivot_y - ty - static_cast<float>(p.trimmed.height)) / h;
+        corners[0] = {x0, y0, 0};
+        corners[1] = {x1, y0, 0};
+        corners[2] = {x1, y1, 0};
+        corners[3] = {x0, y1, 0};
+        if (p.rotated) {
+          // The drawn (u, v) is stored at (1 - v, u).
+          quad_uv[0] = {0, 0};
+          quad_uv[1] = {0, 1};
+          quad_uv[2] = {1, 1};
+          quad_uv[3] = {1, 0};
+        }
+      }
       const NormalMatrix nm(o.model);
       const Vec3 normal = unit_or(nm.apply({0, 0, 1}), {0, 0, 1});
       Vec3 p[4], n[4];

@@ -24,7 +24,10 @@
 //   u = (x - min x) / (max x - min x), v = (max y - y) / (max y - min y).
 // - a sprite object without a mesh (when SceneOptions::cardless_sprites): a unit-high
 //   card in the object's x, y plane, centred on its origin, facing +z, as wide as the
-//   frame's pixel aspect (frame width / height), placed by `model`.
+//   frame's pixel aspect (frame width / height), placed by `model`. A placed frame
+//   (Atlas::placement, Step 7): the card stands for its source box (unit high), its pivot
+//   at the origin, cut to the trimmed box; a rotated frame is sampled turned back
+//   (docs/gl.md, "Sprite cards"); the tracer places frames by the same rule.
 // Sprite cards show frame `sprite_frame` of the sheet's atlas (nearest texels, alpha <
 // 0.5 not drawn). Ids: object o writes object_id(o) = o + 1; kNoId where nothing is.
 // Motion: the previous palettes, and the models of the previous draw() of the same

@@ -24,7 +24,9 @@
 // - a sprite object with a card (a mesh) shows its frame on the card, mapped from the
 //   card part's x, y bounds as gl/ does: u = (x - min x) / (max x - min x),
 //   v = (max y - y) / (max y - min y); a sprite object without a card shows its frame on a
-//   unit-high quad (gl/'s default card; StageOptions::cardless_sprites). Sprites are
+//   unit-high quad (gl/'s default card; StageOptions::cardless_sprites), placed frames
+//   where gl/ places them (the source box about the pivot, only the trimmed box covered,
+//   rotated frames turned back; docs/tracer.md). Sprites are
 //   unlit, nearest, and texels with alpha below 128 are holes.
 //
 // Rays and materials (docs/tracer.md, "Shading"): a MASK surface whose alpha is below its
