@@ -128,7 +128,7 @@ TEST(AtlasDataCook, TheBeetlesPackPlaysItsFramesForTheirDurationsByTick) {
   ASSERT_FALSE(sink.has_errors()) << show(sink);
   const std::vector<uint8_t> bytes = write_pack(out.pack);
   Result<Pack> pack = Pack::from_bytes(bytes);
-  ASSERT_TRUE(pack) << pack.error().message;
+  ASSERT_TRUE(pack) << pack.error().message();
   EXPECT_EQ(pack->format_version(), 7u);
   ASSERT_EQ(pack->sprite_sheets().size(), 1u);
   const SpriteSheet& sheet = pack->sprite_sheets()[0];
