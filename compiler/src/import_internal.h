@@ -77,7 +77,7 @@ void transform_part(CookedPart& part, const Mat4& m, bool mirror);
 // modes. *out_incomplete tells that a TRIANGLES list had a partial triangle at its end.
 bool triangle_list(const GltfPrimitive& prim, std::vector<uint32_t>* out, bool* out_incomplete);
 
-// "POINTS", "LINES", "LINE_LOOP", "LINE_STRIP", or "a triangle mode".
+// The glTF name of a primitive mode: "POINTS", "LINES", ..., "TRIANGLE_FAN".
 const char* mode_name(GltfPrimitiveMode mode);
 
 // What reduce_part_influences changed.

@@ -132,9 +132,14 @@ const char* mode_name(GltfPrimitiveMode mode) {
       return "LINE_LOOP";
     case GltfPrimitiveMode::kLineStrip:
       return "LINE_STRIP";
-    default:
-      return "a triangle mode";
+    case GltfPrimitiveMode::kTriangles:
+      return "TRIANGLES";
+    case GltfPrimitiveMode::kTriangleStrip:
+      return "TRIANGLE_STRIP";
+    case GltfPrimitiveMode::kTriangleFan:
+      return "TRIANGLE_FAN";
   }
+  return "TRIANGLES";
 }
 
 InfluenceReduction reduce_part_influences(CookedPart& part, size_t keep) {

@@ -13,6 +13,7 @@
 #include "animpack/compiler/import_assimp.h"
 #include "animpack/compiler/import_gltf.h"
 #include "animpack/compiler/mesh_bounds.h"
+#include "import_internal.h"  // mode_name
 #include "report_format.h"
 
 namespace animpack {
@@ -32,26 +33,6 @@ std::string lower_extension(const fs::path& file) {
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return ext;
-}
-
-const char* mode_name(GltfPrimitiveMode mode) {
-  switch (mode) {
-    case GltfPrimitiveMode::kPoints:
-      return "POINTS";
-    case GltfPrimitiveMode::kLines:
-      return "LINES";
-    case GltfPrimitiveMode::kLineLoop:
-      return "LINE_LOOP";
-    case GltfPrimitiveMode::kLineStrip:
-      return "LINE_STRIP";
-    case GltfPrimitiveMode::kTriangles:
-      return "TRIANGLES";
-    case GltfPrimitiveMode::kTriangleStrip:
-      return "TRIANGLE_STRIP";
-    case GltfPrimitiveMode::kTriangleFan:
-      return "TRIANGLE_FAN";
-  }
-  return "TRIANGLES";
 }
 
 // A problem in the model file as the cook reports it: E0201 (error) or W0301 (warning or
@@ -139,7 +120,7 @@ void describe_gltf(const fs::path& file, ModelInfo& info) {
     m.weights = mesh.weights;
     for (const GltfPrimitive& prim : mesh.primitives) {
       ModelPrimitiveInfo p;
-      p.mode = mode_name(prim.mode);
+      p.mode = import_detail::mode_name(prim.mode);
       p.vertices = prim.vertex_count;
       p.indexed = prim.indexed;
       const uint64_t n = prim.indexed ? prim.indices.size() : prim.vertex_count;
