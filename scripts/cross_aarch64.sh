@@ -15,6 +15,7 @@ cmake -S . -B "$build" -G Ninja \
   -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/aarch64-linux-gnu.cmake" \
   -DCMAKE_BUILD_TYPE=Release \
   -DANIMPACK_RUNTIME_ONLY=ON \
-  -DANIMPACK_WERROR=ON >/dev/null
+  -DANIMPACK_WERROR=ON \
+  -DANIMPACK_UNOPTIMIZED_TESTS=ON >/dev/null
 cmake --build "$build" -j "$jobs"
 ctest --test-dir "$build" -j "$jobs" --output-on-failure

@@ -11,14 +11,20 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 half=$(((seconds + 1) / 2))
 jobs=$(nproc 2>/dev/null || echo 2)
+# The demo seed pack is cooked by ANIMPACK_FUZZ_COOKER (an animpack of another build, as
+# CI's quickstart gives) or else by the fuzz build's own.
+cooker=${ANIMPACK_FUZZ_COOKER:-}
+targets=(fuzz_pack fuzz_game fuzz_gltf fuzz_scene)
+[ -n "$cooker" ] || targets+=(animpack)
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j "$jobs" --target fuzz_pack fuzz_game fuzz_gltf fuzz_scene animpack
+cmake --build --preset fuzz -j "$jobs" --target "${targets[@]}"
+[ -n "$cooker" ] || cooker=./build/fuzz/cli/animpack
 
 work=build/fuzz/corpus
 rm -rf "$work"
 mkdir -p "$work/pack" "$work/gltf" "$work/scene"
 cp tests/data/packs/*.anpk "$work/pack/"
-./build/fuzz/cli/animpack cook assets/demo/scene.toml -o "$work/pack/demo.anpk" >/dev/null
+"$cooker" cook assets/demo/scene.toml -o "$work/pack/demo.anpk" >/dev/null
 seed() {  # seed DIR FILE...: copies, numbered (files in different folders share names)
   local dir=$1 n=0 f
   shift

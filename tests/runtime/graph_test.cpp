@@ -200,7 +200,10 @@ TEST(BlendSpace, TwoDWeightsSumToOneAndAreContinuous) {
       for (size_t j = 0; j < kPlane.size(); ++j) {
         ASSERT_GE(w[j], 0.0f);
         sum += w[j];
-        if (ix > 0) worst = std::max(worst, std::fabs(w[j] - w[j - kPlane.size()]));
+        if (ix > 0) {  // the sample to the left, in row (not through w: outside its span)
+          worst = std::max(worst,
+                           std::fabs(w[j] - row[static_cast<size_t>(ix - 1) * kPlane.size() + j]));
+        }
         if (iy > 0) {
           worst = std::max(worst,
                            std::fabs(w[j] - prev_row[static_cast<size_t>(ix) * kPlane.size() + j]));
