@@ -24,8 +24,8 @@
 // counting only for edges whose inward normal points right, or straight up: GL's top-left
 // rule, whose "top" is up in GL's window coordinates (y up), so in these y-down pixels a
 // horizontal edge through pixel centres keeps its bottom row and drops its top one (as
-// Mesa and the GPUs we ran on draw). A covered pixel shows the texel under its centre
-// (nearest, texelFetch): the centre mapped into the frame's stored pixels, clamped to them
+// Mesa's llvmpipe draws: the tests hold the twin to it). A covered pixel shows the texel under its
+// centre (nearest, texelFetch): the centre mapped into the frame's stored pixels, clamped to them
 // (no texel of a neighbouring cell is ever read), times the tint.
 //
 // Blending: straight (not premultiplied) alpha, "over", in the stored 8-bit values (the
