@@ -26,8 +26,8 @@ const char* const kUsage =
     "            [--size WxH] [--rate R]\n";
 
 bool write_png(const std::string& path, const gl::Image& image) {
-  if (stbi_write_png(path.c_str(), static_cast<int>(image.width), static_cast<int>(image.height),
-                     4, image.rgba.data(), static_cast<int>(image.width * 4)) == 0) {
+  if (stbi_write_png(path.c_str(), static_cast<int>(image.width), static_cast<int>(image.height), 4,
+                     image.rgba.data(), static_cast<int>(image.width * 4)) == 0) {
     std::fprintf(stderr, "flat: cannot write %s\n", path.c_str());
     return false;
   }
@@ -68,8 +68,7 @@ int main(int argc, char** argv) {
   auto object = scene->find(object_name);
   const SpriteSheet* sheet = object ? scene->sprite_sheet(*object) : nullptr;
   if (sheet == nullptr) {
-    std::fprintf(stderr, "flat: %s has no sprite object '%s'\n", path.c_str(),
-                 object_name.c_str());
+    std::fprintf(stderr, "flat: %s has no sprite object '%s'\n", path.c_str(), object_name.c_str());
     return 1;
   }
   const ObjectAnimationInfo& animation = pack->objects()[object->value].animation;
@@ -154,10 +153,10 @@ int main(int argc, char** argv) {
     view.camera.near_plane = 1;
     view.camera.far_plane = 100;
     view.clear_color = {0.55f, 0.74f, 0.86f, 1.0f};  // sky, stored as given
-    view.ambient = 1.0f;                              // unlit ground
+    view.ambient = 1.0f;                             // unlit ground
     std::printf("flat: %s: object %s, %u frames of %ux%u, %ld ticks at %ld Hz, %ux%u at %ldx, %s\n",
-                path.c_str(), object_name.c_str(), atlas.frame_count(), cell_w, cell_h, ticks,
-                rate, width, height, scale, context->info().renderer.c_str());
+                path.c_str(), object_name.c_str(), atlas.frame_count(), cell_w, cell_h, ticks, rate,
+                width, height, scale, context->info().renderer.c_str());
     int frames = 0;
     for (long t = 0; t < ticks && status == 0; ++t) {
       for (const SpriteEvent& e : player->advance(t)) {
@@ -177,8 +176,10 @@ int main(int argc, char** argv) {
       hero.frame = player->frame(t);
       const FramePlacement p = *atlas.placement(hero.frame);
       hero.size = {static_cast<float>(p.source.width * s), static_cast<float>(p.source.height * s)};
-      hero.center = {fw / 2 + (p.pivot_x - static_cast<float>(p.source.width) / 2) * static_cast<float>(s),
-                     fh - ground + (p.pivot_y - static_cast<float>(p.source.height)) * static_cast<float>(s) + 8.0f * static_cast<float>(s)};
+      hero.center = {
+          fw / 2 + (p.pivot_x - static_cast<float>(p.source.width) / 2) * static_cast<float>(s),
+          fh - ground + (p.pivot_y - static_cast<float>(p.source.height)) * static_cast<float>(s) +
+              8.0f * static_cast<float>(s)};
       hero.id = 2;
       hero.depth = 1;
       gl::FlatSprite shadow = hero;
