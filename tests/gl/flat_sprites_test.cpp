@@ -149,6 +149,21 @@ TEST_F(FlatSprites, GpuFrameMatchesCpuTwinPixelForPixel) {
   EXPECT_GT(covered(f), 500u);
 }
 
+TEST_F(FlatSprites, SpritesCutByTheTargetsEdgesMatchCpuTwin) {
+  // Partly outside every edge, one wholly outside.
+  std::vector<FlatSprite> batch = {sprite({1, 2}, {24, 24}, 0, 1), sprite({62, 3}, {24, 24}, 1, 2),
+                                   sprite({3, 46}, {16, 16}, 2, 3),
+                                   sprite({63.5f, 47.5f}, {32, 32}, 0, 4),
+                                   sprite({-40, 10}, {16, 16}, 1, 5)};
+  batch[3].rotation = 0.7f;
+  const Frames f = draw_both(batch);
+  expect_same(f, 0);
+  size_t fives = 0;
+  for (uint32_t id : f.gpu_ids) fives += id == 5;
+  EXPECT_EQ(fives, 0u);
+  EXPECT_GT(covered(f), 200u);
+}
+
 TEST_F(FlatSprites, FreelyRotatedAndScaledSpritesMatchCpuTwin) {
   std::vector<FlatSprite> batch = {sprite({20, 20}, {20, 20}, 0, 1),
                                    sprite({44, 24}, {27, 19}, 1, 2),

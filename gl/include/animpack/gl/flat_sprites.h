@@ -24,9 +24,9 @@
 // counting only for edges whose inward normal points right, or straight up: GL's top-left
 // rule, whose "top" is up in GL's window coordinates (y up), so in these y-down pixels a
 // horizontal edge through pixel centres keeps its bottom row and drops its top one (as
-// Mesa's llvmpipe draws: the tests hold the twin to it). A covered pixel shows the texel under its
-// centre (nearest, texelFetch): the centre mapped into the frame's stored pixels, clamped to them
-// (no texel of a neighbouring cell is ever read), times the tint.
+// Mesa's llvmpipe draws: the tests hold the twin to it). A covered pixel shows the texel
+// under its centre (nearest, texelFetch): the centre mapped into the frame's stored
+// pixels, clamped to them (no texel of a neighbouring cell is ever read), times the tint.
 //
 // Blending: straight (not premultiplied) alpha, "over", in the stored 8-bit values (the
 // colour target's bytes as they are, no sRGB decoding: pixel art keeps its exact colours):
@@ -117,8 +117,9 @@ class FlatSprites {
   // Deletes its GL objects when the renderer's context is current.
   ~FlatSprites();
 
-  // A pass drawing into `renderer`'s target (which must outlive it), up to `capacity`
-  // sprites a draw() (1 .. kMaxFlatSprites). Allocates everything draw() needs.
+  // A pass drawing into `renderer`'s target, up to `capacity` sprites a draw() (1 ..
+  // kMaxFlatSprites). The renderer must outlive the pass and stay where it is (the pass
+  // keeps its address). Allocates everything draw() needs.
   // kInvalidArgument for a null or empty renderer, a context not current, a capacity out
   // of range; kIo when its shaders fail to compile.
   static Result<FlatSprites> create(Renderer* renderer, uint32_t capacity);
