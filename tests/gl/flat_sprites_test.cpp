@@ -177,7 +177,7 @@ TEST_F(FlatSprites, FreelyRotatedAndScaledSpritesMatchCpuTwin) {
 }
 
 TEST_F(FlatSprites, TintAndPartialAlphaBlendWithinOneStepOfCpuTwin) {
-  // GL rounds blend terms its own way (Mesa's llvmpipe rounds each 8-bit term): the twin
+  // GL leaves the rounding of blend terms to the driver: the twin
   // blends in float and rounds once, so bytes may differ by 1, ids not at all.
   std::vector<FlatSprite> batch = {sprite({20, 20}, {24, 24}, 0, 1),
                                    sprite({28, 24}, {24, 24}, 2, 2),
