@@ -26,7 +26,7 @@ build() {  # build <preset> [targets...]
 }
 
 if [ "$mode" = demo ]; then
-  build release animpack play_pack fox_walk
+  build release animpack play_pack fox_walk flat
   mkdir -p out
   rm -rf out/frames
   ./build/release/cli/animpack cook assets/demo/scene.toml -o out/demo.anpk --depfile out/demo.anpk.d
@@ -54,7 +54,10 @@ if [ "$mode" = demo ]; then
     | tail -n 3
   ./build/release/samples/fox_walk/fox_walk out/fox.anpk --ticks 240 --every 30 --size 320x180 \
     -o out/frames
-  echo "demo: the packs are out/demo.anpk, out/character.anpk and out/fox.anpk; traced PNG frames, contact_sheet.png, the character's filmstrips and the fox's (fox_walk_strip.png, fox_close_strip.png) are in $(pwd)/out/frames"
+  # The flat pass (samples/flat): the demo's sprite hero walking in 2D, its frame events
+  # printed, one frame (flat_0000.png) drawn headless by the GL flat pass.
+  ./build/release/samples/flat/flat out/demo.anpk --ticks 30 --every 30 -o out/frames
+  echo "demo: the packs are out/demo.anpk, out/character.anpk and out/fox.anpk; traced PNG frames, contact_sheet.png, the character's filmstrips, the fox's (fox_walk_strip.png, fox_close_strip.png) and the flat hero (flat_0000.png) are in $(pwd)/out/frames"
   exit 0
 fi
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "animpack/gl/context.h"
+#include "renderer_access.h"
 #include "shaders.h"
 #include "skin_store.h"
 
@@ -1601,6 +1602,17 @@ SkinStoreStats Renderer::skin_store_stats() const {
   s.palette_matrices = impl_->store.palette_matrices();
   s.buffer_bytes = impl_->store.buffer_bytes();
   return s;
+}
+
+Result<RenderTarget> RendererAccess::target(const Renderer& renderer) {
+  if (!renderer.impl_) return Error::make(ErrorCode::kInvalidArgument, "empty renderer");
+  const Renderer::Impl& im = *renderer.impl_;
+  if (auto r = im.current(); !r) return r.error();
+  return RenderTarget{im.context, im.fbo, im.width, im.height, im.rendered};
+}
+
+Context* RendererAccess::context(const Renderer& renderer) {
+  return renderer.impl_ ? renderer.impl_->context : nullptr;
 }
 
 }  // namespace animpack::gl

@@ -357,6 +357,7 @@ class Renderer {
   struct Impl;
 
  private:
+  friend struct RendererAccess;  // gl/src: the flat pass (flat_sprites.h) draws into the target
   std::unique_ptr<Impl> impl_;
 };
 
