@@ -37,10 +37,20 @@ inline v4 load_at(const unsigned char *p, int i) {
 }
 inline void store_at(unsigned char *p, int i, v4 v) { std::memcpy(p + 4 * i, &v, 16); }
 
-// Four joints at pa (in place) and pb: ten floats per joint, rotation at floats 3..6 of
-// each.
-inline void blend_joints4(unsigned char *pa, const unsigned char *pb, v4 u, v4 w) {
-  // Rotations, transposed (lane j holds joint j), read before anything is written.
+// One group of four joints between the two passes of blend_poses: the mixed,
+// not yet normalised rotations (lane j holds joint j) and their squared lengths.
+struct BlendGroup {
+  v4 x, y, z, w, len2;
+};
+
+// Pass 1 of four joints: pa and pb are read, po written (po may be pa or pb: everything
+// is read before anything is written). Ten floats per joint, rotation at floats 3..6 of
+// each. Every float of po's 160 bytes is a (1 - w) + b w, which is the result for
+// translation and scale (the rotation floats are overwritten by pass 2); the rotations
+// are mixed transposed into g.
+inline void blend_group_mix(const unsigned char *pa, const unsigned char *pb, unsigned char *po,
+                            v4 u, v4 w, BlendGroup &g) {
+  // Rotations, transposed (lane j holds joint j).
   const v4 a0 = load_at(pa, 3), a1 = load_at(pa, 13), a2 = load_at(pa, 23), a3 = load_at(pa, 33);
   const v4 b0 = load_at(pb, 3), b1 = load_at(pb, 13), b2 = load_at(pb, 23), b3 = load_at(pb, 33);
   const v4 a01lo = __builtin_shufflevector(a0, a1, 0, 4, 1, 5);
@@ -59,11 +69,11 @@ inline void blend_joints4(unsigned char *pa, const unsigned char *pb, v4 u, v4 w
   v4 by = __builtin_shufflevector(b01lo, b23lo, 2, 3, 6, 7);
   v4 bz = __builtin_shufflevector(b01hi, b23hi, 0, 1, 4, 5);
   v4 bw = __builtin_shufflevector(b01hi, b23hi, 2, 3, 6, 7);
-  // Translation and scale need no lane crossing: every float of the block is lerped in
-  // place (the rotation floats too; they are overwritten below).
-  for (int i = 0; i < 10; ++i) {
-    store_at(pa, 4 * i, load_at(pa, 4 * i) * u + load_at(pb, 4 * i) * w);
-  }
+  // Translation and scale need no lane crossing. All ten blocks are loaded before the
+  // first store, so po may be pa or pb.
+  v4 mixed[10];
+  for (int i = 0; i < 10; ++i) mixed[i] = load_at(pa, 4 * i) * u + load_at(pb, 4 * i) * w;
+  for (int i = 0; i < 10; ++i) store_at(po, 4 * i, mixed[i]);
   // The shorter way: b = -b where the dot product is negative (a sign flip).
   const v4 d = ((ax * bx + ay * by) + az * bz) + aw * bw;
   const v4i flip = (d < splat(0.0f)) & v4i{INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
@@ -71,41 +81,89 @@ inline void blend_joints4(unsigned char *pa, const unsigned char *pb, v4 u, v4 w
   by = (v4)((v4i)by ^ flip);
   bz = (v4)((v4i)bz ^ flip);
   bw = (v4)((v4i)bw ^ flip);
-  const v4 qx = ax * u + bx * w, qy = ay * u + by * w;
-  const v4 qz = az * u + bz * w, qw = aw * u + bw * w;
-  const v4 len = sqrt4(((qx * qx + qy * qy) + qz * qz) + qw * qw);
+  g.x = ax * u + bx * w;
+  g.y = ay * u + by * w;
+  g.z = az * u + bz * w;
+  g.w = aw * u + bw * w;
+  g.len2 = ((g.x * g.x + g.y * g.y) + g.z * g.z) + g.w * g.w;
+}
+
+// True when some lane of m is set.
+inline bool any_lane(v4i m) {
+#if defined(__SSE__)
+  return _mm_movemask_ps((__m128)m) != 0;
+#else
+  return (m[0] | m[1] | m[2] | m[3]) != 0;
+#endif
+}
+
+// Pass 2 of four joints: len = sqrt(len2), q (1 / len) (the identity where len == 0),
+// stored as po's four rotations.
+inline void blend_group_normalise(const BlendGroup &g, unsigned char *po) {
+  const v4 len = sqrt4(g.len2);
   const v4 inv = splat(1.0f) / len;
+  v4 nx = g.x * inv, ny = g.y * inv, nz = g.z * inv, nw = g.w * inv;
   const v4i zero = len == splat(0.0f);  // these become the identity (0, 0, 0, 1)
-  const v4 nx = (v4)(~zero & (v4i)(qx * inv));
-  const v4 ny = (v4)(~zero & (v4i)(qy * inv));
-  const v4 nz = (v4)(~zero & (v4i)(qz * inv));
-  const v4 nw = (v4)((zero & (v4i)splat(1.0f)) | (~zero & (v4i)(qw * inv)));
+  if (any_lane(zero)) {
+    nx = (v4)(~zero & (v4i)nx);
+    ny = (v4)(~zero & (v4i)ny);
+    nz = (v4)(~zero & (v4i)nz);
+    nw = (v4)((zero & (v4i)splat(1.0f)) | (~zero & (v4i)nw));
+  }
   // Back to one rotation per register.
   const v4 xy01 = __builtin_shufflevector(nx, ny, 0, 4, 1, 5);  // x0 y0 x1 y1
   const v4 xy23 = __builtin_shufflevector(nx, ny, 2, 6, 3, 7);  // x2 y2 x3 y3
   const v4 zw01 = __builtin_shufflevector(nz, nw, 0, 4, 1, 5);  // z0 w0 z1 w1
   const v4 zw23 = __builtin_shufflevector(nz, nw, 2, 6, 3, 7);  // z2 w2 z3 w3
-  store_at(pa, 3, __builtin_shufflevector(xy01, zw01, 0, 1, 4, 5));
-  store_at(pa, 13, __builtin_shufflevector(xy01, zw01, 2, 3, 6, 7));
-  store_at(pa, 23, __builtin_shufflevector(xy23, zw23, 0, 1, 4, 5));
-  store_at(pa, 33, __builtin_shufflevector(xy23, zw23, 2, 3, 6, 7));
+  store_at(po, 3, __builtin_shufflevector(xy01, zw01, 0, 1, 4, 5));
+  store_at(po, 13, __builtin_shufflevector(xy01, zw01, 2, 3, 6, 7));
+  store_at(po, 23, __builtin_shufflevector(xy23, zw23, 0, 1, 4, 5));
+  store_at(po, 33, __builtin_shufflevector(xy23, zw23, 2, 3, 6, 7));
 }
 
-// blend_poses(): b over a by w, joint by joint (a.size() == b.size()). w >= 1 gives b
-// exactly and w <= 0 (or an empty pose) leaves a as it is.
-inline void blend_poses(Trs *a, const Trs *b, size_t n, float w) {
+// blend_poses(): out = b over a by w, joint by joint, n joints each. out may be a or b
+// (in place) or apart from both. w >= 1 gives b exactly and w <= 0 gives a exactly.
+//
+// Two passes over chunks of up to kBlendChunk groups of four: the first mixes and
+// writes translations and scales and keeps the rotations' sums in registers' worth of
+// stack, the second takes their square roots and divisions. Done group by group, each
+// group's division waited on its square root, which waited on its mix; in the second
+// pass the groups' square roots and divisions are independent and overlap.
+inline constexpr size_t kBlendChunk = 8;
+
+inline void blend_poses(const Trs *a, const Trs *b, Trs *out, size_t n, float w) {
   if (w >= 1.0f) {
-    std::copy(b, b + n, a);
+    if (out != b) std::copy(b, b + n, out);
     return;
   }
-  if (w <= 0.0f) return;
-  const v4 vu = splat(1.0f - w), vw = splat(w);
-  size_t j = 0;
-  for (; j + 4 <= n; j += 4) {
-    blend_joints4(reinterpret_cast<unsigned char *>(a + j),
-                  reinterpret_cast<const unsigned char *>(b + j), vu, vw);
+  if (w <= 0.0f) {
+    if (out != a) std::copy(a, a + n, out);
+    return;
   }
-  for (; j < n; ++j) blend_joint(a[j], b[j], w);
+  const v4 vu = splat(1.0f - w), vw = splat(w);
+  const auto *pa = reinterpret_cast<const unsigned char *>(a);
+  const auto *pb = reinterpret_cast<const unsigned char *>(b);
+  auto *po = reinterpret_cast<unsigned char *>(out);
+  constexpr size_t kGroupBytes = 4 * sizeof(Trs);
+  const size_t groups = n / 4;
+  BlendGroup pending[kBlendChunk];
+  for (size_t first = 0; first < groups; first += kBlendChunk) {
+    const size_t count = std::min(kBlendChunk, groups - first);
+    const size_t at = first * kGroupBytes;
+    for (size_t k = 0; k < count; ++k) {
+      const size_t o = at + k * kGroupBytes;
+      blend_group_mix(pa + o, pb + o, po + o, vu, vw, pending[k]);
+    }
+    for (size_t k = 0; k < count; ++k) blend_group_normalise(pending[k], po + at + k * kGroupBytes);
+  }
+  for (size_t j = 4 * groups; j < n; ++j) {
+    Trs r = a[j];
+    blend_joint(r, b[j], w);
+    out[j] = r;
+  }
 }
+
+// In place: a = b over a by w.
+inline void blend_poses(Trs *a, const Trs *b, size_t n, float w) { blend_poses(a, b, a, n, w); }
 
 }  // namespace animpack::kernel

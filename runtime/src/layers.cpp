@@ -187,4 +187,34 @@ void blend_poses(std::span<Trs> a, std::span<const Trs> b, float w) {
   kernel::blend_poses(a.data(), b.data(), std::min(a.size(), b.size()), w);
 }
 
+namespace {
+
+// True when [p, p + n) and [q, q + m) share a byte but do not start together with equal
+// sizes (the same pose). Compared as integers: the poses may be unrelated objects.
+bool overlaps_apart(std::span<const Trs> p, std::span<const Trs> q) {
+  if (p.empty() || q.empty()) return false;
+  const auto p0 = reinterpret_cast<uintptr_t>(p.data()), q0 = reinterpret_cast<uintptr_t>(q.data());
+  const uintptr_t p1 = p0 + p.size_bytes(), q1 = q0 + q.size_bytes();
+  if (p0 == q0 && p1 == q1) return false;
+  return p0 < q1 && q0 < p1;
+}
+
+}  // namespace
+
+Result<void> blend_poses(std::span<const Trs> a, std::span<const Trs> b, float w,
+                         std::span<Trs> out) {
+  if (a.size() != b.size() || out.size() != a.size()) {
+    return Error::make(ErrorCode::kInvalidArgument,
+                       "blend_poses: poses of %zu, %zu and %zu joints (all three must match)",
+                       a.size(), b.size(), out.size());
+  }
+  const std::span<const Trs> o(out.data(), out.size());
+  if (overlaps_apart(o, a) || overlaps_apart(o, b)) {
+    return Error::make(ErrorCode::kInvalidArgument,
+                       "blend_poses: out overlaps a or b without being it");
+  }
+  kernel::blend_poses(a.data(), b.data(), out.data(), out.size(), w);
+  return ok();
+}
+
 }  // namespace animpack

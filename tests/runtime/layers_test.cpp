@@ -205,8 +205,9 @@ TEST(PoseBlend, BlendPosesMatchesScalarLerpNlerpBitForBit) {
   const float fixed_weights[] = {0.0f,   1.0f,  0.5f, 0.25f, 1e-7f, 0.99999994f,
                                  1e-30f, -0.5f, 2.0f, 0.75f, 0.1f,  0.3333333f};
   size_t zero_length = 0, flipped = 0;
-  for (size_t n : {size_t{0}, size_t{1}, size_t{2}, size_t{3}, size_t{4}, size_t{5}, size_t{7},
-                   size_t{8}, size_t{13}, size_t{64}, size_t{67}}) {
+  for (size_t n :
+       {size_t{0}, size_t{1}, size_t{2}, size_t{3}, size_t{4}, size_t{5}, size_t{7}, size_t{8},
+        size_t{13}, size_t{31}, size_t{32}, size_t{33}, size_t{64}, size_t{67}, size_t{100}}) {
     for (int round = 0; round < 16; ++round) {
       std::vector<Trs> a(n), b(n);
       for (size_t j = 0; j < n; ++j) {
@@ -250,6 +251,16 @@ TEST(PoseBlend, BlendPosesMatchesScalarLerpNlerpBitForBit) {
       std::vector<Trs> got = a;
       blend_poses(got, b, w);
       for (size_t j = 0; j < n; ++j) expect_same_bits(got[j], want[j], j, w);
+      // Into a third pose, and into b itself: the same bits, and a and b left alone.
+      const std::vector<Trs> a0 = a, b0 = b;
+      std::vector<Trs> apart(n);
+      ASSERT_TRUE(blend_poses(a, b, w, apart));
+      for (size_t j = 0; j < n; ++j) expect_same_bits(apart[j], want[j], j, w);
+      for (size_t j = 0; j < n; ++j) expect_same_bits(a[j], a0[j], j, w);
+      for (size_t j = 0; j < n; ++j) expect_same_bits(b[j], b0[j], j, w);
+      std::vector<Trs> into_b = b;
+      ASSERT_TRUE(blend_poses(a, into_b, w, into_b));
+      for (size_t j = 0; j < n; ++j) expect_same_bits(into_b[j], want[j], j, w);
     }
   }
   // The edge cases were reached: identities from zero-length mixes, the shorter way.
@@ -271,6 +282,36 @@ TEST(PoseBlend, BlendPosesUsesTheShorterPoseAndLeavesTheRestAlone) {
   }
   EXPECT_EQ(a[5].translation.x, 7.0f);  // past b's end: untouched
   EXPECT_EQ(a[5].rotation.w, 1.0f);
+}
+
+TEST(PoseBlend, BlendPosesIntoAThirdPoseRefusesMismatchedSizesAndPartialOverlaps) {
+  std::vector<Trs> a(8), b(8), out(8);
+  for (size_t j = 0; j < 8; ++j) b[j].translation = {2.0f, 0.0f, 0.0f};
+  const auto refused = [](const Result<void>& r) {
+    return !r && r.error().code() == ErrorCode::kInvalidArgument;
+  };
+  std::vector<Trs> seven(7);
+  EXPECT_TRUE(refused(blend_poses(a, b, 0.5f, seven)));
+  EXPECT_TRUE(refused(blend_poses(std::span<const Trs>(a).first(7), b, 0.5f, seven)));
+  // out shifted one joint along a: refused, and nothing written.
+  std::vector<Trs> big(9);
+  for (size_t j = 0; j < 9; ++j) big[j].translation = {static_cast<float>(j), 0.0f, 0.0f};
+  const std::vector<Trs> before = big;
+  const std::span<Trs> all(big);
+  EXPECT_TRUE(refused(blend_poses(all.first(8), b, 0.5f, all.subspan(1))));
+  EXPECT_TRUE(refused(blend_poses(a, all.first(8), 0.5f, all.subspan(1))));
+  for (size_t j = 0; j < 9; ++j) EXPECT_EQ(big[j].translation.x, before[j].translation.x) << j;
+  // The same pose as a or b, and empty poses, are fine.
+  ASSERT_TRUE(blend_poses(a, b, 0.5f, out));
+  EXPECT_EQ(out[3].translation.x, 1.0f);
+  ASSERT_TRUE(blend_poses(out, b, 0.5f, out));
+  EXPECT_EQ(out[3].translation.x, 1.5f);
+  EXPECT_TRUE(blend_poses({}, {}, 0.5f, {}));
+  // w >= 1 copies b and w <= 0 copies a, into out.
+  ASSERT_TRUE(blend_poses(a, b, 1.0f, out));
+  EXPECT_EQ(out[7].translation.x, 2.0f);
+  ASSERT_TRUE(blend_poses(a, b, 0.0f, out));
+  EXPECT_EQ(out[7].translation.x, 0.0f);
 }
 
 // A rig whose clips key every joint's translation, rotation and scale exactly once

@@ -73,4 +73,11 @@ Result<Clip> make_additive_clip(const Clip& source, const Skeleton& skeleton,
 // min(a.size(), b.size()) joints; allocates nothing.
 void blend_poses(std::span<Trs> a, std::span<const Trs> b, float w);
 
+// The same mix into a third pose: out = b over a by w, with the bits of the in-place
+// form (which is this with out = a). out may be a or b themselves, or lie apart from
+// both. Errors (out untouched): kInvalidArgument when the three sizes differ or out
+// overlaps a or b without being it. Allocates nothing.
+Result<void> blend_poses(std::span<const Trs> a, std::span<const Trs> b, float w,
+                         std::span<Trs> out);
+
 }  // namespace animpack
