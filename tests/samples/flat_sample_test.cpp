@@ -4,8 +4,6 @@
 // size, each showing the sky clear colour at the top, the hero in the middle, and the
 // walk's frames changing between them.
 #include <gtest/gtest.h>
-#include <stb/stb_image.h>
-#include <sys/wait.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -16,18 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/sample_run.h"
+
 namespace {
 
-bool gl_disabled() {
-  const char* v = std::getenv("ANIMPACK_NO_GL");
-  return v != nullptr && std::string(v) == "1";
-}
-
-// Runs a command with its output into `log`; the exit status.
-int run(const std::string& command, const std::string& log) {
-  const int status = std::system((command + " > " + log + " 2>&1").c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+using animpack::test::gl_disabled;
+using animpack::test::Png;
+using animpack::test::read_png;
+using animpack::test::run_to_log;
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
@@ -36,35 +30,21 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
-struct Png {
-  int width = 0, height = 0;
-  std::vector<uint8_t> rgb;
-  const uint8_t* at(int x, int y) const { return &rgb[(static_cast<size_t>(y) * width + x) * 3]; }
-};
-
-Png read_png(const std::string& path) {
-  Png png;
-  int channels = 0;
-  uint8_t* data = stbi_load(path.c_str(), &png.width, &png.height, &channels, 3);
-  if (data == nullptr) return png;
-  png.rgb.assign(data, data + static_cast<size_t>(png.width) * png.height * 3);
-  stbi_image_free(data);
-  return png;
-}
-
 TEST(FlatSample, PlaysTheDemoHeroPrintingItsEventsToPngFrames) {
   if (gl_disabled()) GTEST_SKIP() << "ANIMPACK_NO_GL=1";
   const std::string dir = ANIMPACK_TEST_OUT "/flat_sample";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string pack = dir + "/demo.anpk";
-  ASSERT_EQ(run(std::string(ANIMPACK_COOKER) + " cook " + ANIMPACK_DEMO_SCENE + " -o " + pack,
-                dir + "/cook.log"),
-            0)
+  ASSERT_EQ(
+      run_to_log(std::string(ANIMPACK_COOKER) + " cook " + ANIMPACK_DEMO_SCENE + " -o " + pack,
+                 dir + "/cook.log"),
+      0)
       << read_text(dir + "/cook.log");
   const std::string log = dir + "/flat.log";
-  ASSERT_EQ(run(std::string(ANIMPACK_FLAT) + " " + pack + " --ticks 30 --every 10 -o " + dir, log),
-            0)
+  ASSERT_EQ(
+      run_to_log(std::string(ANIMPACK_FLAT) + " " + pack + " --ticks 30 --every 10 -o " + dir, log),
+      0)
       << read_text(log);
   // The walk clip (frames 36..43 at 12 fps, 60 ticks a second) enters its clip frame 2,
   // atlas frame 38, at tick 10.

@@ -3,8 +3,6 @@
 // background colour over most of the side panels) and the characters in the 3D view
 // (coloured pixels apart from its clear colour and the grey grid), and is not one colour.
 #include <gtest/gtest.h>
-#include <stb/stb_image.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -15,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/sample_run.h"
+
 namespace {
 
 constexpr int kWidth = 960, kHeight = 540;
@@ -22,33 +22,15 @@ constexpr int kWidth = 960, kHeight = 540;
 // timeline 88 px high between them, the 3D view above it.
 constexpr int kSide = 230, kTimeline = 88;
 
-bool gl_disabled() {
-  const char* v = std::getenv("ANIMPACK_NO_GL");
-  return v != nullptr && std::string(v) == "1";
-}
+using animpack::test::gl_disabled;
+using animpack::test::Png;
+using animpack::test::read_png;
 
 // Runs a command, its output into ANIMPACK_TEST_OUT/<the running test's name>.log.
 int run(const std::string& command) {
-  const std::string log = std::string(ANIMPACK_TEST_OUT "/") +
-                          ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".log";
-  const int status = std::system((command + " > " + log + " 2>&1").c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-struct Png {
-  int width = 0, height = 0;
-  std::vector<uint8_t> rgb;
-  const uint8_t* at(int x, int y) const { return &rgb[(static_cast<size_t>(y) * width + x) * 3]; }
-};
-
-Png read_png(const std::string& path) {
-  Png png;
-  int channels = 0;
-  uint8_t* data = stbi_load(path.c_str(), &png.width, &png.height, &channels, 3);
-  if (data == nullptr) return png;
-  png.rgb.assign(data, data + static_cast<size_t>(png.width) * png.height * 3);
-  stbi_image_free(data);
-  return png;
+  return animpack::test::run_to_log(
+      command, std::string(ANIMPACK_TEST_OUT "/") +
+                   ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".log");
 }
 
 bool near(const uint8_t* p, int r, int g, int b, int tolerance) {
