@@ -176,6 +176,23 @@ inline bool sin_half_pi2(v2d x, v2d *out) {
   const v2d y = x * v2d{kTwoOverPi, kTwoOverPi} + v2d{0.5, 0.5};
   if (!(x[0] > 0.0 && x[1] > 0.0 && y[0] < 2.0 && y[1] < 2.0)) return false;
   const v2i64 q1 = (v2i64)(y >= v2d{1.0, 1.0});  // all ones where floor(y) = 1 (kernel_cos)
+  if ((q1[0] | q1[1]) == 0) {
+    // Both lanes kernel_sin (the common case: slerp's theta is mostly well under pi/4),
+    // the operations of the general path below with its selections made: k = 0, so r is
+    // x (x - 0 is x), and the leading step 0 z + 1/17! is 1/17!.
+    const v2d z = x * x;
+    const auto c = [](double d) { return v2d{d, d}; };
+    v2d p = c(1.0 / 355687428096000.0);     // 1/17!
+    p = p * z + c(-1.0 / 1307674368000.0);  // 1/15!
+    p = p * z + c(1.0 / 6227020800.0);      // 1/13!
+    p = p * z + c(-1.0 / 39916800.0);       // 1/11!
+    p = p * z + c(1.0 / 362880.0);          // 1/9!
+    p = p * z + c(-1.0 / 5040.0);           // 1/7!
+    p = p * z + c(1.0 / 120.0);             // 1/5!
+    p = p * z + c(-1.0 / 6.0);              // 1/3!
+    *out = x + (x * z) * p;
+    return true;
+  }
   const auto pick = [q1](double cos_c, double sin_c) {
     return (v2d)((q1 & (v2i64)v2d{cos_c, cos_c}) | (~q1 & (v2i64)v2d{sin_c, sin_c}));
   };
@@ -223,7 +240,11 @@ inline bool atan2_positive2(v2d y, v2d x, v2d *out) {
   }
   const v2d q = y / x;
   const v2i64 inverted = (v2i64)(q > v2d{1.0, 1.0});
-  const v2d a = (v2d)((inverted & (v2i64)(v2d{1.0, 1.0} / q)) | (~inverted & (v2i64)q));
+  // The reciprocal only where a lane needs it (slerp's key pairs are mostly less than
+  // 90 degrees apart, d > 1/sqrt 2, so q < 1): a division fewer on the common path.
+  const v2d a = (inverted[0] | inverted[1]) == 0
+                    ? q
+                    : (v2d)((inverted & (v2i64)(v2d{1.0, 1.0} / q)) | (~inverted & (v2i64)q));
   const v2d f = a * v2d{8.0, 8.0} + v2d{0.5, 0.5};
   const v2d k = {std::floor(f[0]), std::floor(f[1])};  // 0..8 (a is in [0, 1])
   const v2d c = k / v2d{8.0, 8.0};
