@@ -1043,14 +1043,85 @@ void Animator::sample_layer_weights(Layer& layer, float t, std::span<float> weig
 
 namespace {
 
+// A LINEAR channel between its keys k and k + 1 at fraction u (s = 1 - u): the value
+// (kernel::linear_value), then set or mixed in by w (set_property / blend_property), in
+// registers; a wide rotation goes to `wide`.
+inline void put_linear(const Channel& ch, size_t k, float u, float s, float w, Trs& target,
+                       WideRotations& wide) {
+  if (ch.property == Property::kRotation) {
+    const kernel::SlerpPair keys = kernel::rotation_keys(ch.values.data() + 4 * k, u);
+    wide.before_writing(target.rotation, w);
+    v4 q;
+    if (kernel::rotation_narrow(keys, u, s, &q)) {
+      put_rotation(target.rotation, q, w);
+    } else {
+      wide.add(keys, target.rotation, w);
+    }
+  } else {
+    v4 v = kernel::linear_vec3(ch.values.data() + 3 * k, u, s);
+    Vec3& dst = ch.property == Property::kTranslation ? target.translation : target.scale;
+    if (w < 1.0f) v = kernel::lerp4(kernel::load3(dst), v, w);
+    kernel::store3(dst, v);
+  }
+}
+
+// sample_plain of a clip whose joint channels are all LINEAR over one times array
+// (Clip::shared_linear_times) with t strictly inside those keys: one key search and one
+// fraction for all of them, exactly the k and u each channel's own search would find
+// (sample_plain's reuse rule, known here for the whole clip at once). The search starts
+// from the first joint channel's cursor, and every joint channel's cursor comes back as
+// k, as from its own search. kWeights: the clip has kWeights channels, skipped
+// (sample_layer_weights), their cursors untouched.
+template <bool kWeights>
+void sample_shared(std::span<const Channel> channels, std::span<const float> times, float t,
+                   uint32_t* cursors, std::span<Trs> pose, float w) {
+  size_t first = 0;
+  if constexpr (kWeights) {
+    while (channels[first].property == Property::kWeights) ++first;
+  }
+  const size_t k = kernel::find_key_fast(times.data(), times.size(), t, &cursors[first]);
+  const float t0 = times[k];
+  const float u = (t - t0) / (times[k + 1] - t0);
+  const float s = 1.0f - u;
+  WideRotations wide;
+  for (const Channel& ch : channels) {
+    if constexpr (kWeights) {
+      if (ch.property == Property::kWeights) continue;
+    }
+    put_linear(ch, k, u, s, w, pose[ch.joint], wide);
+  }
+  wide.run(w);
+  const auto key = static_cast<uint32_t>(k);
+  if constexpr (kWeights) {
+    for (size_t c = first; c < channels.size(); ++c) {
+      if (channels[c].property != Property::kWeights) cursors[c] = key;
+    }
+  } else {
+    std::fill(cursors, cursors + channels.size(), key);
+  }
+}
+
 // The channels of a plain layer (weight w, no mask, override) over pose, with the
 // layer's cursors. kHoldRoot: the channels of joint root_joint take the general sampler
 // and hold(property, value) (root motion); every other channel, and every channel of a
 // layer that holds nothing, the fast path below. kMorph: kWeights channels are skipped
 // (sample_layer_weights); without it the clip has none (Rig::create).
 template <bool kHoldRoot, bool kMorph, typename Hold>
-void sample_plain(std::span<const Channel> channels, float t, uint32_t* cursors,
-                  std::span<Trs> pose, float w, int root_joint, const Hold& hold) {
+void sample_plain(const Clip& clip, float t, uint32_t* cursors, std::span<Trs> pose, float w,
+                  int root_joint, const Hold& hold) {
+  const std::span<const Channel> channels = clip.channels();
+  if constexpr (!kHoldRoot) {
+    const std::span<const float> times = clip.shared_linear_times();
+    // linear_interior's test: more than one key, t strictly inside them.
+    if (times.size() > 1 && t > times[0] && t < times.back()) {
+      if (kMorph && clip.has_weights()) {
+        sample_shared<true>(channels, times, t, cursors, pose, w);
+      } else {
+        sample_shared<false>(channels, times, t, cursors, pose, w);
+      }
+      return;
+    }
+  }
   WideRotations wide;
   // A LINEAR channel whose times[k] and times[k + 1] have the bits of the bracket
   // found for the channel before it reuses that key search and fraction u. Key times
@@ -1103,23 +1174,7 @@ void sample_plain(std::span<const Channel> channels, float t, uint32_t* cursors,
       }
       continue;
     }
-    // LINEAR between keys k and k + 1: the value (kernel::linear_value), then set or
-    // mixed in by w (set_property / blend_property), in registers.
-    if (ch.property == Property::kRotation) {
-      const kernel::SlerpPair keys = kernel::rotation_keys(ch.values.data() + 4 * k, u);
-      wide.before_writing(target.rotation, w);
-      v4 q;
-      if (kernel::rotation_narrow(keys, u, s, &q)) {
-        put_rotation(target.rotation, q, w);
-      } else {
-        wide.add(keys, target.rotation, w);
-      }
-    } else {
-      v4 v = kernel::linear_vec3(ch.values.data() + 3 * k, u, s);
-      Vec3& dst = ch.property == Property::kTranslation ? target.translation : target.scale;
-      if (w < 1.0f) v = kernel::lerp4(kernel::load3(dst), v, w);
-      kernel::store3(dst, v);
-    }
+    put_linear(ch, k, u, s, w, target, wide);
   }
   wide.run(w);
 }
@@ -1138,16 +1193,15 @@ void Animator::sample_layer_plain(Layer& layer, float t, std::span<Trs> pose) {
   const Clip& clip = rig_->clips()[layer.clip];
   if constexpr (kHoldRoot) {
     const auto hold = [this, &layer](Property p, Vec4& v) { hold_root(layer, p, v); };
-    sample_plain<true, kMorph>(clip.channels(), t, layer.cursors, pose, layer.weight,
-                               root_config_.joint, hold);
+    sample_plain<true, kMorph>(clip, t, layer.cursors, pose, layer.weight, root_config_.joint,
+                               hold);
   } else {
-    sample_plain<false, kMorph>(clip.channels(), t, layer.cursors, pose, layer.weight, -1,
-                                NoHold{});
+    sample_plain<false, kMorph>(clip, t, layer.cursors, pose, layer.weight, -1, NoHold{});
   }
 }
 
 void sample_pose(const Clip& clip, float t, std::span<uint32_t> cursors, std::span<Trs> pose) {
-  sample_plain<false, true>(clip.channels(), t, cursors.data(), pose, 1.0f, -1, NoHold{});
+  sample_plain<false, true>(clip, t, cursors.data(), pose, 1.0f, -1, NoHold{});
 }
 
 // Whether `clip` has exactly one translation, one rotation and one scale channel for

@@ -64,9 +64,13 @@ const char* additive_reference_name(AdditiveReference r) {
 }
 
 void Clip::add_owned(Channel channel, std::span<const float> times, std::span<const float> values) {
-  if (!channels_.empty() && channels_.back().times.size() == times.size() &&
-      std::equal(times.begin(), times.end(), channels_.back().times.begin())) {
+  const auto equal = [times](std::span<const float> other) {
+    return other.size() == times.size() && std::equal(times.begin(), times.end(), other.begin());
+  };
+  if (!channels_.empty() && equal(channels_.back().times)) {
     channel.times = channels_.back().times;  // share the previous channel's key times
+  } else if (has_joint_channels_ && equal(shared_times_)) {
+    channel.times = shared_times_;  // or the first joint channel's
   } else {
     owned_keys_.emplace_back(times.begin(), times.end());
     channel.times = owned_keys_.back();
@@ -87,6 +91,17 @@ void Clip::add_weights_channel(uint16_t set, uint16_t width, Interpolation inter
 }
 
 void Clip::add_channel_view(const Channel& channel) {
+  if (channel.property == Property::kWeights) {
+    has_weights_ = true;
+  } else if (!has_joint_channels_) {
+    has_joint_channels_ = true;
+    shared_times_ = channel.times;
+    shared_linear_ = channel.interpolation == Interpolation::kLinear && !channel.times.empty();
+  } else if (channel.interpolation != Interpolation::kLinear ||
+             channel.times.data() != shared_times_.data() ||
+             channel.times.size() != shared_times_.size()) {
+    shared_linear_ = false;
+  }
   channels_.push_back(channel);
   if (!channel.times.empty()) duration_ = std::max(duration_, channel.times.back());
 }

@@ -253,6 +253,92 @@ TEST(ClipSampling, PoseSamplerMatchesPerChannelSampleBitForBit) {
   EXPECT_GT(wide, 1000) << "the random clips reach slerp's wide path";
 }
 
+// Every joint channel LINEAR over one times array (as glTF exporters and the benchmark
+// rig key them): sample_pose searches those keys once for the whole pose
+// (Clip::shared_linear_times). Some clips also carry a kWeights channel with times of its
+// own, anywhere among the others, and a second channel on some property.
+TEST(ClipSampling, PoseSamplerOverOneSharedTimesArrayMatchesPerChannelSampleBitForBit) {
+  int shared_poses = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    Rng rng(seed * 7919);
+    const int joints = 1 + static_cast<int>(rng.below(40));
+    const std::vector<float> times = random_times(rng, 2 + rng.below(60));
+    const bool weights = rng.below(2) == 0;
+    const int channels = 3 * joints + static_cast<int>(rng.below(4));
+    const int weights_at = static_cast<int>(rng.below(static_cast<uint32_t>(channels) + 1));
+    Clip clip("shared");
+    for (int c = 0; c <= channels; ++c) {
+      if (weights && c == weights_at) {
+        const std::vector<float> wt = random_times(rng, 2 + rng.below(9));
+        std::vector<float> wv;
+        for (size_t k = 0; k < 2 * wt.size(); ++k) wv.push_back(rng.unit());
+        clip.add_weights_channel(0, 2, Interpolation::kLinear, wt, wv);
+      }
+      if (c == channels) break;
+      const uint16_t joint =
+          static_cast<uint16_t>(c < 3 * joints ? c / 3 : static_cast<int>(rng.below(joints)));
+      const Property p = static_cast<Property>(c < 3 * joints ? c % 3 : rng.below(3));
+      clip.add_channel(joint, p, Interpolation::kLinear, times,
+                       random_values(rng, p, Interpolation::kLinear, times.size()));
+    }
+    const uint16_t widths[] = {2};
+    ASSERT_TRUE(clip.validate(joints, widths).has_value()) << "seed " << seed;
+    ASSERT_EQ(clip.shared_linear_times().data(),
+              clip.channels()[weights_at == 0 && weights ? 1 : 0].times.data())
+        << "seed " << seed;
+    ASSERT_EQ(clip.has_weights(), weights);
+    const std::vector<Trs> start = random_pose(rng, joints);
+    const size_t n = clip.channels().size();
+    std::vector<uint32_t> ref_cursors(n, 0), fast_cursors(n, 0);
+    float t = 0.0f;
+    for (int step = 0; step < 300; ++step) {
+      t = next_time(rng, clip, t);
+      if (rng.below(16) == 0) {
+        for (size_t c = 0; c < n; ++c) ref_cursors[c] = fast_cursors[c] = rng.next();
+      }
+      std::vector<Trs> ref = start, fast = start;
+      sample_per_channel(clip, t, ref_cursors, ref);
+      sample_pose(clip, t, fast_cursors, fast);
+      ASSERT_TRUE(same_bits(ref, fast)) << "seed " << seed << " step " << step << " t " << t;
+      // The weights channel's cursor is sample_layer_weights' to move: compare the rest.
+      for (size_t c = 0; c < n; ++c) {
+        if (clip.channels()[c].property == Property::kWeights) continue;
+        ASSERT_EQ(ref_cursors[c], fast_cursors[c]) << "seed " << seed << " step " << step;
+      }
+      if (t > times.front() && t < times.back()) ++shared_poses;
+    }
+  }
+  EXPECT_GT(shared_poses, 5000) << "most poses lie strictly inside the shared keys";
+}
+
+TEST(ClipSampling, SharedLinearTimesNeedsEveryJointChannelLinearOnTheSameArray) {
+  const std::vector<float> times = {0.0f, 0.5f, 1.0f};
+  const std::vector<float> other = {0.0f, 0.25f, 1.0f};
+  const std::vector<float> v3(9, 1.0f), v4 = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+  Clip shared("shared");
+  shared.add_channel(0, Property::kTranslation, Interpolation::kLinear, times, v3);
+  shared.add_channel(0, Property::kRotation, Interpolation::kLinear, times, v4);  // equal: shared
+  EXPECT_EQ(shared.shared_linear_times().data(), shared.channels()[0].times.data());
+  EXPECT_EQ(shared.shared_linear_times().size(), 3u);
+  Clip step("step");
+  step.add_channel(0, Property::kTranslation, Interpolation::kLinear, times, v3);
+  step.add_channel(0, Property::kRotation, Interpolation::kStep, times, v4);
+  EXPECT_TRUE(step.shared_linear_times().empty());
+  Clip apart("apart");
+  apart.add_channel(0, Property::kTranslation, Interpolation::kLinear, times, v3);
+  apart.add_channel(0, Property::kRotation, Interpolation::kLinear, other, v4);
+  EXPECT_TRUE(apart.shared_linear_times().empty());
+  // Equal times in an array of their own are not the same array.
+  Clip own("own");
+  own.add_channel(0, Property::kTranslation, Interpolation::kLinear, times, v3);
+  own.add_channel_view(Channel{0, Property::kScale, Interpolation::kLinear, times, v3, 0});
+  EXPECT_TRUE(own.shared_linear_times().empty());
+  // A copy shares its own arrays the same way.
+  const Clip copy = shared.copy();
+  EXPECT_EQ(copy.shared_linear_times().data(), copy.channels()[0].times.data());
+  EXPECT_TRUE(Clip("empty").shared_linear_times().empty());
+}
+
 TEST(ClipSampling, AnimatorEvaluateMatchesPoseSamplerOverTheRestPose) {
   Rng rng(77);
   const int joints = 9;

@@ -107,7 +107,8 @@ class Clip {
   Clip(const Clip&) = delete;
   Clip& operator=(const Clip&) = delete;
 
-  // Adds a channel; the clip keeps its own copy of the keys.
+  // Adds a channel; the clip keeps its own copy of the keys (key times equal to the
+  // previous channel's or to the first joint channel's are stored once and shared).
   void add_channel(uint16_t joint, Property property, Interpolation interpolation,
                    std::span<const float> times, std::span<const float> values);
   // Adds a kWeights channel on morph set `set` with `width` weights per key.
@@ -131,6 +132,16 @@ class Clip {
   AdditiveReference additive() const { return additive_; }
   void set_additive(AdditiveReference reference) { additive_ = reference; }
   // How the keys were stored (format 6); the defaults for a clip built in code.
+  // The key times every channel but the kWeights ones shares, by address (the same
+  // array: Clip::add_channel shares equal neighbours, a pack's channels of one time
+  // track share its array), when all of those channels are LINEAR; empty otherwise or
+  // without such channels. The samplers then search those keys once per pose.
+  std::span<const float> shared_linear_times() const {
+    return shared_linear_ ? shared_times_ : std::span<const float>{};
+  }
+  // Whether the clip has kWeights channels.
+  bool has_weights() const { return has_weights_; }
+
   const ClipStorage& storage() const { return storage_; }
   void set_storage(const ClipStorage& storage) { storage_ = storage; }
   // Makes duration() at least `seconds` (an additive clip keeps its source's duration
@@ -152,10 +163,14 @@ class Clip {
   std::vector<Channel> channels_;
   std::vector<ClipEvent> events_;
   std::vector<std::vector<float>> owned_keys_;  // inner buffers never move
-  // Adds `channel` with copies of times (shared with the previous channel's when equal) and
-  // values.
+  // Adds `channel` with copies of times (shared with the previous channel's, or the first
+  // joint channel's, when equal) and values.
   void add_owned(Channel channel, std::span<const float> times, std::span<const float> values);
   float duration_ = 0;
+  std::span<const float> shared_times_;  // the first joint channel's times
+  bool shared_linear_ = false;           // see shared_linear_times()
+  bool has_joint_channels_ = false;
+  bool has_weights_ = false;
   AdditiveReference additive_ = AdditiveReference::kNone;
   ClipStorage storage_;
 };
@@ -179,7 +194,9 @@ void sample_weights(const Channel& channel, float t, uint32_t* cursor, std::span
 // skipped and properties without a channel keep what pose holds (pass the rest pose for
 // what evaluate starts from). cursors: one per channel of the clip, hints as for
 // sample() (any values are safe). Faster than sample() per channel: channels that share
-// a key bracket share one key search, and slerp's wide pairs run as one batch.
+// a key bracket share one key search (a clip whose joint channels are all LINEAR over one
+// times array, shared_linear_times(), searches once per pose), and slerp's wide pairs
+// run as one batch.
 // Preconditions: clip passed Clip::validate for pose.size() joints, cursors.size() ==
 // clip.channels().size(). Allocates nothing.
 void sample_pose(const Clip& clip, float t, std::span<uint32_t> cursors, std::span<Trs> pose);
