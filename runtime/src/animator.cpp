@@ -1065,6 +1065,39 @@ inline void put_linear(const Channel& ch, size_t k, float u, float s, float w, T
   }
 }
 
+// put_linear of every joint channel at a fraction strictly between 0 and 1, the same
+// operations with the tests that fraction and kFull (w >= 1: set, not mixed) settle made
+// once for the pose instead of per channel.
+template <bool kWeights, bool kFull>
+void put_interior(std::span<const Channel> channels, size_t k, float u, float s, float w,
+                  std::span<Trs> pose, WideRotations& wide) {
+  for (const Channel& ch : channels) {
+    if constexpr (kWeights) {
+      if (ch.property == Property::kWeights) continue;
+    }
+    Trs& target = pose[ch.joint];
+    if (ch.property == Property::kRotation) {
+      const kernel::SlerpPair keys = kernel::rotation_keys(ch.values.data() + 4 * k, u);
+      wide.before_writing(target.rotation, w);
+      if (keys.d > 0.9995f) {  // kernel::rotation_narrow's nlerp
+        const v4 q = kernel::normalize4(keys.a * s + keys.b * u);
+        if constexpr (kFull) {
+          kernel::store_q(target.rotation, q);
+        } else {
+          put_rotation(target.rotation, q, w);
+        }
+      } else {
+        wide.add(keys, target.rotation, w);
+      }
+    } else {
+      v4 v = kernel::linear_vec3(ch.values.data() + 3 * k, u, s);
+      Vec3& dst = ch.property == Property::kTranslation ? target.translation : target.scale;
+      if constexpr (!kFull) v = kernel::lerp4(kernel::load3(dst), v, w);
+      kernel::store3(dst, v);
+    }
+  }
+}
+
 // sample_plain of a clip whose joint channels are all LINEAR over one times array
 // (Clip::shared_linear_times) with t strictly inside those keys: one key search and one
 // fraction for all of them, exactly the k and u each channel's own search would find
@@ -1084,11 +1117,19 @@ void sample_shared(std::span<const Channel> channels, std::span<const float> tim
   const float u = (t - t0) / (times[k + 1] - t0);
   const float s = 1.0f - u;
   WideRotations wide;
-  for (const Channel& ch : channels) {
-    if constexpr (kWeights) {
-      if (ch.property == Property::kWeights) continue;
+  if (u > 0.0f && u < 1.0f) {
+    if (w >= 1.0f) {
+      put_interior<kWeights, true>(channels, k, u, s, w, pose, wide);
+    } else {
+      put_interior<kWeights, false>(channels, k, u, s, w, pose, wide);
     }
-    put_linear(ch, k, u, s, w, pose[ch.joint], wide);
+  } else {  // t on a key (u = 0), or u rounded up to 1: rotations take the key itself
+    for (const Channel& ch : channels) {
+      if constexpr (kWeights) {
+        if (ch.property == Property::kWeights) continue;
+      }
+      put_linear(ch, k, u, s, w, pose[ch.joint], wide);
+    }
   }
   wide.run(w);
   const auto key = static_cast<uint32_t>(k);
