@@ -45,9 +45,9 @@ struct BlendGroup {
 
 // Pass 1 of four joints: pa and pb are read, po written (po may be pa or pb: everything
 // is read before anything is written). Ten floats per joint, rotation at floats 3..6 of
-// each. Every float of po's 160 bytes is a (1 - w) + b w, which is the result for
-// translation and scale (the rotation floats are overwritten by pass 2); the rotations
-// are mixed transposed into g.
+// each. Every translation and scale float of po's 160 bytes is a (1 - w) + b w (as are a
+// few rotation floats, which pass 2 overwrites); the rotations are mixed transposed into
+// g.
 inline void blend_group_mix(const unsigned char *pa, const unsigned char *pb, unsigned char *po,
                             v4 u, v4 w, BlendGroup &g) {
   // Rotations, transposed (lane j holds joint j).
@@ -69,11 +69,16 @@ inline void blend_group_mix(const unsigned char *pa, const unsigned char *pb, un
   v4 by = __builtin_shufflevector(b01lo, b23lo, 2, 3, 6, 7);
   v4 bz = __builtin_shufflevector(b01hi, b23hi, 0, 1, 4, 5);
   v4 bw = __builtin_shufflevector(b01hi, b23hi, 2, 3, 6, 7);
-  // Translation and scale need no lane crossing. All ten blocks are loaded before the
-  // first store, so po may be pa or pb.
-  v4 mixed[10];
-  for (int i = 0; i < 10; ++i) mixed[i] = load_at(pa, 4 * i) * u + load_at(pb, 4 * i) * w;
-  for (int i = 0; i < 10; ++i) store_at(po, 4 * i, mixed[i]);
+  // Translation and scale need no lane crossing: floats 0-2, 7-12, 17-22, 27-32 and
+  // 37-39 of the group, covered by eight blocks of four (two overlapping pairs write the
+  // same values twice; the rotation floats some blocks also cover are rewritten by pass
+  // 2). All eight blocks are loaded before the first store, so po may be pa or pb.
+  constexpr int kBlocks[8] = {0, 7, 9, 17, 19, 27, 29, 36};
+  v4 mixed[8];
+  for (int i = 0; i < 8; ++i) {
+    mixed[i] = load_at(pa, kBlocks[i]) * u + load_at(pb, kBlocks[i]) * w;
+  }
+  for (int i = 0; i < 8; ++i) store_at(po, kBlocks[i], mixed[i]);
   // The shorter way: b = -b where the dot product is negative (a sign flip).
   const v4 d = ((ax * bx + ay * by) + az * bz) + aw * bw;
   const v4i flip = (d < splat(0.0f)) & v4i{INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
