@@ -108,6 +108,15 @@ inline v4 sqrt4(v4 x) {
 #endif
 }
 
+// True when some lane of m is set.
+inline bool any_lane(v4i m) {
+#if defined(__SSE__)
+  return _mm_movemask_ps((__m128)m) != 0;
+#else
+  return (m[0] | m[1] | m[2] | m[3]) != 0;
+#endif
+}
+
 // normalize3 of four vectors at once (lanes 0..2 of each; lane 3 comes back
 // unspecified): transposed so that lane i holds vector i, then the same operations.
 inline void normalize3x4(v4 v[4]) {

@@ -93,15 +93,6 @@ inline void blend_group_mix(const unsigned char *pa, const unsigned char *pb, un
   g.len2 = ((g.x * g.x + g.y * g.y) + g.z * g.z) + g.w * g.w;
 }
 
-// True when some lane of m is set.
-inline bool any_lane(v4i m) {
-#if defined(__SSE__)
-  return _mm_movemask_ps((__m128)m) != 0;
-#else
-  return (m[0] | m[1] | m[2] | m[3]) != 0;
-#endif
-}
-
 // Pass 2 of four joints: len = sqrt(len2), q (1 / len) (the identity where len == 0),
 // stored as po's four rotations.
 inline void blend_group_normalise(const BlendGroup &g, unsigned char *po) {

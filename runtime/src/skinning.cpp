@@ -210,7 +210,8 @@ inline Rows normalize_rows(const v4 v[4]) {
   const v4 z = __builtin_shufflevector(hi01, hi23, 0, 1, 4, 5);
   const v4 len = kernel::sqrt4((x * x + y * y) + z * z);
   const v4 inv = kernel::splat(1.0f) / len;
-  const v4i zero = len == kernel::splat(0.0f);  // these keep their input
+  const v4i zero = len == kernel::splat(0.0f);                      // these keep their input
+  if (!kernel::any_lane(zero)) return {x * inv, y * inv, z * inv};  // the usual case
   return {(v4)((zero & (v4i)x) | (~zero & (v4i)(x * inv))),
           (v4)((zero & (v4i)y) | (~zero & (v4i)(y * inv))),
           (v4)((zero & (v4i)z) | (~zero & (v4i)(z * inv)))};
