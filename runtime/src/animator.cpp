@@ -1043,58 +1043,55 @@ void Animator::sample_layer_weights(Layer& layer, float t, std::span<float> weig
 
 namespace {
 
+// How a sampled value meets the pose: kAny tests the weight w (set when w >= 1, mixed
+// in by w below), kSet and kMix are that test made once for a whole layer.
+enum class Put { kAny, kSet, kMix };
+
 // A LINEAR channel between its keys k and k + 1 at fraction u (s = 1 - u): the value
 // (kernel::linear_value), then set or mixed in by w (set_property / blend_property), in
-// registers; a wide rotation goes to `wide`.
+// registers; a wide rotation goes to `wide`. kInterior: 0 < u < 1 is known, which leaves
+// rotation_narrow's nlerp as the only narrow case.
+template <bool kInterior = false, Put kPut = Put::kAny>
 inline void put_linear(const Channel& ch, size_t k, float u, float s, float w, Trs& target,
                        WideRotations& wide) {
   if (ch.property == Property::kRotation) {
     const kernel::SlerpPair keys = kernel::rotation_keys(ch.values.data() + 4 * k, u);
     wide.before_writing(target.rotation, w);
-    v4 q;
-    if (kernel::rotation_narrow(keys, u, s, &q)) {
-      put_rotation(target.rotation, q, w);
+    v4 q{};
+    bool narrow;
+    if constexpr (kInterior) {
+      narrow = keys.d > 0.9995f;
+      if (narrow) q = kernel::normalize4(keys.a * s + keys.b * u);
     } else {
+      narrow = kernel::rotation_narrow(keys, u, s, &q);
+    }
+    if (!narrow) {
       wide.add(keys, target.rotation, w);
+    } else if constexpr (kPut == Put::kSet) {
+      kernel::store_q(target.rotation, q);
+    } else {
+      put_rotation(target.rotation, q, w);
     }
   } else {
     v4 v = kernel::linear_vec3(ch.values.data() + 3 * k, u, s);
     Vec3& dst = ch.property == Property::kTranslation ? target.translation : target.scale;
-    if (w < 1.0f) v = kernel::lerp4(kernel::load3(dst), v, w);
+    if (kPut == Put::kMix || (kPut == Put::kAny && w < 1.0f)) {
+      v = kernel::lerp4(kernel::load3(dst), v, w);
+    }
     kernel::store3(dst, v);
   }
 }
 
-// put_linear of every joint channel at a fraction strictly between 0 and 1, the same
-// operations with the tests that fraction and kFull (w >= 1: set, not mixed) settle made
-// once for the pose instead of per channel.
-template <bool kWeights, bool kFull>
+// put_linear of every joint channel at a fraction strictly between 0 and 1, with the
+// weight's test made once for the pose (kPut: kSet for w >= 1, kMix below).
+template <bool kWeights, Put kPut>
 void put_interior(std::span<const Channel> channels, size_t k, float u, float s, float w,
                   std::span<Trs> pose, WideRotations& wide) {
   for (const Channel& ch : channels) {
     if constexpr (kWeights) {
       if (ch.property == Property::kWeights) continue;
     }
-    Trs& target = pose[ch.joint];
-    if (ch.property == Property::kRotation) {
-      const kernel::SlerpPair keys = kernel::rotation_keys(ch.values.data() + 4 * k, u);
-      wide.before_writing(target.rotation, w);
-      if (keys.d > 0.9995f) {  // kernel::rotation_narrow's nlerp
-        const v4 q = kernel::normalize4(keys.a * s + keys.b * u);
-        if constexpr (kFull) {
-          kernel::store_q(target.rotation, q);
-        } else {
-          put_rotation(target.rotation, q, w);
-        }
-      } else {
-        wide.add(keys, target.rotation, w);
-      }
-    } else {
-      v4 v = kernel::linear_vec3(ch.values.data() + 3 * k, u, s);
-      Vec3& dst = ch.property == Property::kTranslation ? target.translation : target.scale;
-      if constexpr (!kFull) v = kernel::lerp4(kernel::load3(dst), v, w);
-      kernel::store3(dst, v);
-    }
+    put_linear<true, kPut>(ch, k, u, s, w, pose[ch.joint], wide);
   }
 }
 
@@ -1119,9 +1116,9 @@ void sample_shared(std::span<const Channel> channels, std::span<const float> tim
   WideRotations wide;
   if (u > 0.0f && u < 1.0f) {
     if (w >= 1.0f) {
-      put_interior<kWeights, true>(channels, k, u, s, w, pose, wide);
+      put_interior<kWeights, Put::kSet>(channels, k, u, s, w, pose, wide);
     } else {
-      put_interior<kWeights, false>(channels, k, u, s, w, pose, wide);
+      put_interior<kWeights, Put::kMix>(channels, k, u, s, w, pose, wide);
     }
   } else {  // t on a key (u = 0), or u rounded up to 1: rotations take the key itself
     for (const Channel& ch : channels) {

@@ -215,6 +215,34 @@ float next_time(Rng& rng, const Clip& clip, float t) {
   }
 }
 
+// `steps` poses of clip at the times next_time() picks, from sample_pose() and from
+// sample_per_channel() over the same start pose, compared bit for bit, and so are the
+// cursors of the joint channels (a kWeights channel's cursor is sample_layer_weights' to
+// move); now and then both sets of cursors are scrambled alike (a seek, a reused layer).
+// on_time(t) is called with each time.
+template <typename OnTime>
+void expect_pose_sampler_matches(Rng& rng, const Clip& clip, std::span<const Trs> start, int steps,
+                                 uint64_t seed, const OnTime& on_time) {
+  const size_t n = clip.channels().size();
+  std::vector<uint32_t> ref_cursors(n, 0), fast_cursors(n, 0);
+  float t = 0.0f;
+  for (int step = 0; step < steps; ++step) {
+    t = next_time(rng, clip, t);
+    if (rng.below(16) == 0) {
+      for (size_t c = 0; c < n; ++c) ref_cursors[c] = fast_cursors[c] = rng.next();
+    }
+    std::vector<Trs> ref(start.begin(), start.end()), fast(start.begin(), start.end());
+    sample_per_channel(clip, t, ref_cursors, ref);
+    sample_pose(clip, t, fast_cursors, fast);
+    ASSERT_TRUE(same_bits(ref, fast)) << "seed " << seed << " step " << step << " t " << t;
+    for (size_t c = 0; c < n; ++c) {
+      if (clip.channels()[c].property == Property::kWeights) continue;
+      ASSERT_EQ(ref_cursors[c], fast_cursors[c]) << "seed " << seed << " step " << step;
+    }
+    on_time(t);
+  }
+}
+
 TEST(ClipSampling, PoseSamplerMatchesPerChannelSampleBitForBit) {
   int wide = 0;  // wide slerps met, so that the test is known to reach the batch
   for (uint64_t seed = 1; seed <= 60; ++seed) {
@@ -224,19 +252,7 @@ TEST(ClipSampling, PoseSamplerMatchesPerChannelSampleBitForBit) {
     const Clip clip = random_clip(rng, joints, &storage);
     ASSERT_TRUE(clip.validate(joints).has_value()) << "seed " << seed;
     const std::vector<Trs> start = random_pose(rng, joints);
-    const size_t n = clip.channels().size();
-    std::vector<uint32_t> ref_cursors(n, 0), fast_cursors(n, 0);
-    float t = 0.0f;
-    for (int step = 0; step < 200; ++step) {
-      t = next_time(rng, clip, t);
-      if (rng.below(16) == 0) {  // cursors that point anywhere (a seek, a reused layer)
-        for (size_t c = 0; c < n; ++c) ref_cursors[c] = fast_cursors[c] = rng.next();
-      }
-      std::vector<Trs> ref = start, fast = start;
-      sample_per_channel(clip, t, ref_cursors, ref);
-      sample_pose(clip, t, fast_cursors, fast);
-      ASSERT_TRUE(same_bits(ref, fast)) << "seed " << seed << " step " << step << " t " << t;
-      ASSERT_EQ(ref_cursors, fast_cursors) << "seed " << seed << " step " << step;
+    expect_pose_sampler_matches(rng, clip, start, 200, seed, [&](float t) {
       for (const Channel& ch : clip.channels()) {
         if (ch.property != Property::kRotation || ch.interpolation != Interpolation::kLinear ||
             !(t > ch.times.front()) || !(t < ch.times.back())) {
@@ -248,7 +264,8 @@ TEST(ClipSampling, PoseSamplerMatchesPerChannelSampleBitForBit) {
         const float dot = a[0] * a[4] + a[1] * a[5] + a[2] * a[6] + a[3] * a[7];
         if (std::fabs(dot) <= 0.9995f && t > ch.times[k]) ++wide;
       }
-    }
+    });
+    if (HasFatalFailure()) return;
   }
   EXPECT_GT(wide, 1000) << "the random clips reach slerp's wide path";
 }
@@ -288,25 +305,10 @@ TEST(ClipSampling, PoseSamplerOverOneSharedTimesArrayMatchesPerChannelSampleBitF
         << "seed " << seed;
     ASSERT_EQ(clip.has_weights(), weights);
     const std::vector<Trs> start = random_pose(rng, joints);
-    const size_t n = clip.channels().size();
-    std::vector<uint32_t> ref_cursors(n, 0), fast_cursors(n, 0);
-    float t = 0.0f;
-    for (int step = 0; step < 300; ++step) {
-      t = next_time(rng, clip, t);
-      if (rng.below(16) == 0) {
-        for (size_t c = 0; c < n; ++c) ref_cursors[c] = fast_cursors[c] = rng.next();
-      }
-      std::vector<Trs> ref = start, fast = start;
-      sample_per_channel(clip, t, ref_cursors, ref);
-      sample_pose(clip, t, fast_cursors, fast);
-      ASSERT_TRUE(same_bits(ref, fast)) << "seed " << seed << " step " << step << " t " << t;
-      // The weights channel's cursor is sample_layer_weights' to move: compare the rest.
-      for (size_t c = 0; c < n; ++c) {
-        if (clip.channels()[c].property == Property::kWeights) continue;
-        ASSERT_EQ(ref_cursors[c], fast_cursors[c]) << "seed " << seed << " step " << step;
-      }
+    expect_pose_sampler_matches(rng, clip, start, 300, seed, [&](float t) {
       if (t > times.front() && t < times.back()) ++shared_poses;
-    }
+    });
+    if (HasFatalFailure()) return;
   }
   EXPECT_GT(shared_poses, 5000) << "most poses lie strictly inside the shared keys";
 }
