@@ -1082,16 +1082,16 @@ inline void put_linear(const Channel& ch, size_t k, float u, float s, float w, T
   }
 }
 
-// put_linear of every joint channel at a fraction strictly between 0 and 1, with the
-// weight's test made once for the pose (kPut: kSet for w >= 1, kMix below).
-template <bool kWeights, Put kPut>
-void put_interior(std::span<const Channel> channels, size_t k, float u, float s, float w,
-                  std::span<Trs> pose, WideRotations& wide) {
+// put_linear<kInterior, kPut> of every joint channel (kWeights: skipping the kWeights
+// ones) between keys k and k + 1.
+template <bool kWeights, bool kInterior, Put kPut>
+void put_all(std::span<const Channel> channels, size_t k, float u, float s, float w,
+             std::span<Trs> pose, WideRotations& wide) {
   for (const Channel& ch : channels) {
     if constexpr (kWeights) {
       if (ch.property == Property::kWeights) continue;
     }
-    put_linear<true, kPut>(ch, k, u, s, w, pose[ch.joint], wide);
+    put_linear<kInterior, kPut>(ch, k, u, s, w, pose[ch.joint], wide);
   }
 }
 
@@ -1114,19 +1114,14 @@ void sample_shared(std::span<const Channel> channels, std::span<const float> tim
   const float u = (t - t0) / (times[k + 1] - t0);
   const float s = 1.0f - u;
   WideRotations wide;
-  if (u > 0.0f && u < 1.0f) {
-    if (w >= 1.0f) {
-      put_interior<kWeights, Put::kSet>(channels, k, u, s, w, pose, wide);
-    } else {
-      put_interior<kWeights, Put::kMix>(channels, k, u, s, w, pose, wide);
-    }
-  } else {  // t on a key (u = 0), or u rounded up to 1: rotations take the key itself
-    for (const Channel& ch : channels) {
-      if constexpr (kWeights) {
-        if (ch.property == Property::kWeights) continue;
-      }
-      put_linear(ch, k, u, s, w, pose[ch.joint], wide);
-    }
+  // The fraction's and the weight's tests once for the pose. t on a key (u = 0), or u
+  // rounded up to 1, takes put_linear's general path: rotations take the key itself.
+  if (!(u > 0.0f && u < 1.0f)) {
+    put_all<kWeights, false, Put::kAny>(channels, k, u, s, w, pose, wide);
+  } else if (w >= 1.0f) {
+    put_all<kWeights, true, Put::kSet>(channels, k, u, s, w, pose, wide);
+  } else {
+    put_all<kWeights, true, Put::kMix>(channels, k, u, s, w, pose, wide);
   }
   wide.run(w);
   const auto key = static_cast<uint32_t>(k);

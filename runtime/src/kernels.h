@@ -167,6 +167,21 @@ inline Quat to_quat(v4 v) { return Quat{v[0], v[1], v[2], v[3]}; }
 inline Quat normalize_q(Quat q) { return to_quat(normalize4(to_v4(q))); }
 inline Quat nlerp(Quat a, Quat b, float t) { return to_quat(nlerp4(to_v4(a), to_v4(b), t)); }
 
+// Horner coefficients of scalar.cpp's kernel_sin (1/17!, -1/15!, ..., -1/3!) and
+// kernel_cos (1/18!, -1/16!, ..., 1/2!), written as scalar.cpp writes them.
+inline constexpr double kSinCoefficients[8] = {
+    1.0 / 355687428096000.0, -1.0 / 1307674368000.0, 1.0 / 6227020800.0, -1.0 / 39916800.0,
+    1.0 / 362880.0,          -1.0 / 5040.0,          1.0 / 120.0,        -1.0 / 6.0};
+inline constexpr double kCosCoefficients[9] = {1.0 / 6402373705728000.0,
+                                               -1.0 / 20922789888000.0,
+                                               1.0 / 87178291200.0,
+                                               -1.0 / 479001600.0,
+                                               1.0 / 3628800.0,
+                                               -1.0 / 40320.0,
+                                               1.0 / 720.0,
+                                               -1.0 / 24.0,
+                                               1.0 / 2.0};
+
 // det::sin (scalar.cpp) of both lanes of x where 0 < x <= pi/2 + a little (slerp's
 // arguments (1 - t) theta and t theta, theta = acos(d) <= pi/2): the same operations lane
 // by lane, so the same bits. There reduce()'s k = floor(x 2/pi + 0.5) is 0 or 1, which a
@@ -190,15 +205,8 @@ inline bool sin_half_pi2(v2d x, v2d *out) {
     // the operations of the general path below with its selections made: k = 0, so r is
     // x (x - 0 is x), and the leading step 0 z + 1/17! is 1/17!.
     const v2d z = x * x;
-    const auto c = [](double d) { return v2d{d, d}; };
-    v2d p = c(1.0 / 355687428096000.0);     // 1/17!
-    p = p * z + c(-1.0 / 1307674368000.0);  // 1/15!
-    p = p * z + c(1.0 / 6227020800.0);      // 1/13!
-    p = p * z + c(-1.0 / 39916800.0);       // 1/11!
-    p = p * z + c(1.0 / 362880.0);          // 1/9!
-    p = p * z + c(-1.0 / 5040.0);           // 1/7!
-    p = p * z + c(1.0 / 120.0);             // 1/5!
-    p = p * z + c(-1.0 / 6.0);              // 1/3!
+    v2d p = v2d{kSinCoefficients[0], kSinCoefficients[0]};
+    for (int i = 1; i < 8; ++i) p = p * z + v2d{kSinCoefficients[i], kSinCoefficients[i]};
     *out = x + (x * z) * p;
     return true;
   }
@@ -208,15 +216,8 @@ inline bool sin_half_pi2(v2d x, v2d *out) {
   const v2d k = pick(1.0, 0.0);
   const v2d r = ((x - k * kPio2Part1) - k * kPio2Part2) - k * kPio2Part2Tail;
   const v2d z = r * r;
-  v2d p = pick(1.0 / 6402373705728000.0, 0.0);                         // 1/18!, 0
-  p = p * z + pick(-1.0 / 20922789888000.0, 1.0 / 355687428096000.0);  // 1/16!, 1/17!
-  p = p * z + pick(1.0 / 87178291200.0, -1.0 / 1307674368000.0);       // 1/14!, 1/15!
-  p = p * z + pick(-1.0 / 479001600.0, 1.0 / 6227020800.0);            // 1/12!, 1/13!
-  p = p * z + pick(1.0 / 3628800.0, -1.0 / 39916800.0);                // 1/10!, 1/11!
-  p = p * z + pick(-1.0 / 40320.0, 1.0 / 362880.0);                    // 1/8!, 1/9!
-  p = p * z + pick(1.0 / 720.0, -1.0 / 5040.0);                        // 1/6!, 1/7!
-  p = p * z + pick(-1.0 / 24.0, 1.0 / 120.0);                          // 1/4!, 1/5!
-  p = p * z + pick(1.0 / 2.0, -1.0 / 6.0);                             // 1/2!, 1/3!
+  v2d p = pick(kCosCoefficients[0], 0.0);
+  for (int i = 0; i < 8; ++i) p = p * z + pick(kCosCoefficients[i + 1], kSinCoefficients[i]);
   const v2d a = (v2d)((q1 & (v2i64)v2d{1.0, 1.0}) | (~q1 & (v2i64)r));
   const v2d b = (v2d)((q1 & (v2i64)(-z)) | (~q1 & (v2i64)(r * z)));
   *out = a + b * p;

@@ -131,7 +131,6 @@ class Clip {
   // its keys are differences from. Additive clips are played by additive layers only.
   AdditiveReference additive() const { return additive_; }
   void set_additive(AdditiveReference reference) { additive_ = reference; }
-  // How the keys were stored (format 6); the defaults for a clip built in code.
   // The key times every channel but the kWeights ones shares, by address (the same
   // array: Clip::add_channel shares equal neighbours, a pack's channels of one time
   // track share its array), when all of those channels are LINEAR; empty otherwise or
@@ -142,6 +141,7 @@ class Clip {
   // Whether the clip has kWeights channels.
   bool has_weights() const { return has_weights_; }
 
+  // How the keys were stored (format 6); the defaults for a clip built in code.
   const ClipStorage& storage() const { return storage_; }
   void set_storage(const ClipStorage& storage) { storage_ = storage; }
   // Makes duration() at least `seconds` (an additive clip keeps its source's duration
