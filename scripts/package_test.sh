@@ -4,6 +4,8 @@
 # - what is installed: headers of the three libraries, pack.fbs (the same bytes as
 #   schema/pack.fbs), the docs, the pkg-config files; no installed CMake file names the
 #   source or build tree;
+# - the installed cooker, its prefix moved elsewhere, cooks a Collada scene through its
+#   installed trial program (libexec/animpack/animpack-assimp-trial), not the build's;
 # - tests/package (find_package(animpack COMPONENTS runtime gl trace), two animpack_cook
 #   calls, the second with DENY_WARNINGS, FORMAT and EXTRA_ARGS): builds, and the game
 #   plays the pack, traces a frame to a PNG and draws it with GL on a headless context
@@ -43,6 +45,52 @@ cmake_dir=$(dirname "$(find "$prefix" -name animpackConfig.cmake -print -quit)")
 if grep -rlF -e "$(pwd)" "$cmake_dir" "$pcdir" >/dev/null; then
   fail "installed CMake or pkg-config files name the source or build tree: $(grep -rlF -e "$(pwd)" "$cmake_dir" "$pcdir" | tr '\n' ' ')"
 fi
+
+# FBX and Collada: the installed cooker, its prefix moved, reads through its own trial
+# program (libexec/animpack/animpack-assimp-trial); the build's is made unusable meanwhile.
+[ -x "$prefix/libexec/animpack/animpack-assimp-trial" ] ||
+  fail "libexec/animpack/animpack-assimp-trial is not installed"
+built_trial=$build/compiler/animpack-assimp-trial
+[ -x "$built_trial" ] || fail "$built_trial was not built"
+mkdir -p "$work/moved" "$work/dae"
+cp -r "$prefix/bin" "$prefix/libexec" "$work/moved/"
+cat >"$work/dae/tri.dae" <<'EOF'
+<?xml version="1.0" encoding="utf-8"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <asset><unit name="meter" meter="1"/><up_axis>Y_UP</up_axis></asset>
+  <library_geometries>
+    <geometry id="tri" name="tri">
+      <mesh>
+        <source id="tri-pos">
+          <float_array id="tri-pos-array" count="9">0 0 0 1 0 0 0 1 0</float_array>
+          <technique_common>
+            <accessor source="#tri-pos-array" count="3" stride="3">
+              <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
+            </accessor>
+          </technique_common>
+        </source>
+        <vertices id="tri-vtx"><input semantic="POSITION" source="#tri-pos"/></vertices>
+        <triangles count="1"><input semantic="VERTEX" source="#tri-vtx" offset="0"/><p>0 1 2</p></triangles>
+      </mesh>
+    </geometry>
+  </library_geometries>
+  <library_visual_scenes>
+    <visual_scene id="scene"><node id="n" name="n"><instance_geometry url="#tri"/></node></visual_scene>
+  </library_visual_scenes>
+  <scene><instance_visual_scene url="#scene"/></scene>
+</COLLADA>
+EOF
+printf '[[mesh]]\nname = "tri"\nfile = "tri.dae"\n\n[[object]]\nname = "t"\nmesh = "tri"\n' \
+  >"$work/dae/tri.toml"
+chmod -x "$built_trial"
+trap 'chmod +x "$built_trial"' EXIT
+if ! out=$(env -u ANIMPACK_ASSIMP_TRIAL "$work/moved/bin/animpack" cook "$work/dae/tri.toml" \
+  -o "$work/dae/tri.anpk" 2>&1); then
+  fail "the moved installed cooker did not cook a Collada scene: $out"
+fi
+chmod +x "$built_trial"
+trap - EXIT
+[ -s "$work/dae/tri.anpk" ] || fail "the Collada cook wrote no pack"
 
 # The game: find_package, two cooks, the three libraries.
 mkdir -p "$work/assets"
@@ -118,5 +166,6 @@ read -ra pc_libs <<<"$(pkg-config --static --libs animpack-gl animpack-trace)"
   -o "$work/pc_check"
 "$work/pc_check" "$work/build/demo.anpk" "$work/pc.png" >/dev/null ||
   fail "the pkg-config build of pc_check did not run"
-echo "package test: installed files, find_package(animpack COMPONENTS runtime gl trace) with" \
-  "animpack_cook (options, refusals, recook only on change), the game (trace + GL), pkg-config"
+echo "package test: installed files, the moved cooker's Collada cook through its installed" \
+  "trial program, find_package(animpack COMPONENTS runtime gl trace) with animpack_cook" \
+  "(options, refusals, recook only on change), the game (trace + GL), pkg-config"

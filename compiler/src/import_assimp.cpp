@@ -1,37 +1,35 @@
-// FBX and Collada through Assimp (import_assimp.h). Assimp runs twice: first in a child
-// process under a time and memory limit (a crafted file may make Assimp 5.2 hang, abort on
-// an assertion Debian's build keeps, or crash; the child takes that, the cooker does not),
-// then, when the child read the file, in this process, where the scene is converted.
-// docs/assimp.md gives the measured losses.
+// FBX and Collada through Assimp (import_assimp.h). Assimp runs twice: first in a process
+// of its own (animpack-assimp-trial, assimp_trial_main.cpp) under a time and memory limit (a
+// crafted file may make Assimp 5.2 hang, abort on an assertion Debian's build keeps, or
+// crash; that process takes it, the cooker does not), then, when that read succeeded, in
+// this process, where the scene is converted. docs/assimp.md gives the measured losses.
 
 #include "animpack/compiler/import_assimp.h"
 
 #include <assimp/anim.h>
-#include <assimp/config.h>
 #include <assimp/material.h>
 #include <assimp/mesh.h>
-#include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stb/stb_image.h>
-#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
-#include <assimp/Importer.hpp>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <map>
-#include <mutex>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -40,15 +38,8 @@
 
 #include "animpack/compiler/input_file.h"
 #include "animpack/compiler/mesh_generate.h"
+#include "assimp_read.h"
 #include "import_internal.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define ANIMPACK_ASSIMP_NO_RLIMIT_AS 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ANIMPACK_ASSIMP_NO_RLIMIT_AS 1
-#endif
-#endif
 
 namespace animpack {
 namespace {
@@ -57,19 +48,8 @@ namespace fs = std::filesystem;
 using import_detail::idx;
 using import_detail::Issues;
 
-// The post-processing a skinned character needs: triangles, at most 8 influences, the
-// scene checked by Assimp itself. No JoinIdenticalVertices (vertex order stays Assimp's),
-// no PreTransformVertices (it would bake the skeleton away).
-constexpr unsigned kReadFlags =
-    aiProcess_Triangulate | aiProcess_LimitBoneWeights | aiProcess_ValidateDataStructure;
-
-void configure(Assimp::Importer& importer) {
-  importer.SetPropertyInteger(AI_CONFIG_PP_LBW_MAX_WEIGHTS, 8);
-  // Pivots become plain node transforms instead of "$AssimpFbx$" helper nodes.
-  importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
-  // No placeholder meshes for skeletons without geometry.
-  importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
-}
+using assimp_read::configure;
+using assimp_read::kReadFlags;
 
 // ---------------------------------------------------------------------------------------
 // Before Assimp: the file's size and first bytes.
@@ -107,7 +87,7 @@ std::string check_header(const std::string& ext, const std::vector<uint8_t>& hea
 }
 
 // ---------------------------------------------------------------------------------------
-// The trial read in a child process.
+// The trial read in a process of its own.
 
 struct TrialResult {
   bool ok = false;
@@ -125,60 +105,89 @@ std::string last_line(const std::string& text) {
   return line;
 }
 
-// Exit codes of the child.
-constexpr int kChildRead = 0;
-constexpr int kChildNullScene = 3;
-constexpr int kChildException = 4;
+std::string errno_text(int error) {
+  char buffer[256];
+  return strerror_r(error, buffer, sizeof buffer);
+}
 
-// Held from pipe() until the parent has closed the pipe's write end: a child forked by
-// another thread (a batch cook reads on several threads) would otherwise inherit that
-// write end and keep the pipe open, so this read would wait for EOF until that other
-// child ended too. The child never touches the lock (fork copies it locked).
-std::mutex g_fork_lock;
-
-TrialResult trial_read(const fs::path& file) {
-  int pipe_fds[2];
-  std::unique_lock<std::mutex> fork_lock(g_fork_lock);
-  if (pipe(pipe_fds) != 0) return {false, "no pipe for the trial read"};
-  const pid_t pid = fork();
-  if (pid < 0) {
-    close(pipe_fds[0]);
-    close(pipe_fds[1]);
-    return {false, "the trial read could not be started (fork failed)"};
-  }
-  if (pid == 0) {
-    // The child: its stderr (Assimp's assertion messages) and stdout go to the pipe.
-    close(pipe_fds[0]);
-    dup2(pipe_fds[1], STDERR_FILENO);
-    dup2(pipe_fds[1], STDOUT_FILENO);
-    close(pipe_fds[1]);
-    rlimit cpu{static_cast<rlim_t>(kAssimpMaxSeconds), static_cast<rlim_t>(kAssimpMaxSeconds + 1)};
-    setrlimit(RLIMIT_CPU, &cpu);
-#ifndef ANIMPACK_ASSIMP_NO_RLIMIT_AS
-    rlimit as{static_cast<rlim_t>(kAssimpMaxMemoryBytes),
-              static_cast<rlim_t>(kAssimpMaxMemoryBytes)};
-    setrlimit(RLIMIT_AS, &as);
-#endif
-    int code = kChildException;
-    try {
-      Assimp::Importer importer;
-      configure(importer);
-      const aiScene* scene = importer.ReadFile(file.string(), kReadFlags);
-      if (scene) {
-        code = kChildRead;
-      } else {
-        const char* error = importer.GetErrorString();
-        if (error) (void)!write(STDERR_FILENO, error, std::strlen(error));
-        code = kChildNullScene;
-      }
-    } catch (const std::exception& e) {
-      (void)!write(STDERR_FILENO, e.what(), std::strlen(e.what()));
-    } catch (...) {
+// The file actions and attributes of one posix_spawn, destroyed with it.
+class SpawnSetup {
+ public:
+  SpawnSetup() {
+    ok_ = posix_spawn_file_actions_init(&actions_) == 0;
+    if (ok_ && posix_spawnattr_init(&attr_) != 0) {
+      posix_spawn_file_actions_destroy(&actions_);
+      ok_ = false;
     }
-    _exit(code);
+  }
+  SpawnSetup(const SpawnSetup&) = delete;
+  SpawnSetup& operator=(const SpawnSetup&) = delete;
+  ~SpawnSetup() {
+    if (ok_) {
+      posix_spawnattr_destroy(&attr_);
+      posix_spawn_file_actions_destroy(&actions_);
+    }
+  }
+  // stdin from /dev/null, stdout and stderr into `write_fd`; no signal blocked, and the
+  // signals a cooker might ignore or handle back to their defaults (SIGXCPU must end it).
+  bool prepare(int write_fd) {
+    if (!ok_) return false;
+    sigset_t none;
+    sigset_t defaults;
+    sigemptyset(&none);
+    sigemptyset(&defaults);
+    for (int sig : {SIGPIPE, SIGXCPU, SIGXFSZ, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) {
+      sigaddset(&defaults, sig);
+    }
+    return posix_spawn_file_actions_addopen(&actions_, STDIN_FILENO, "/dev/null", O_RDONLY, 0) ==
+               0 &&
+           posix_spawn_file_actions_adddup2(&actions_, write_fd, STDOUT_FILENO) == 0 &&
+           posix_spawn_file_actions_adddup2(&actions_, write_fd, STDERR_FILENO) == 0 &&
+           posix_spawnattr_setsigmask(&attr_, &none) == 0 &&
+           posix_spawnattr_setsigdefault(&attr_, &defaults) == 0 &&
+           posix_spawnattr_setflags(&attr_, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) == 0;
+  }
+  const posix_spawn_file_actions_t* actions() const { return &actions_; }
+  const posix_spawnattr_t* attr() const { return &attr_; }
+
+ private:
+  posix_spawn_file_actions_t actions_{};
+  posix_spawnattr_t attr_{};
+  bool ok_ = false;
+};
+
+// The trial read: animpack-assimp-trial FILE, started with posix_spawn (no fork of this
+// process, which may be cooking on other threads), its output read through a close-on-exec
+// pipe (so a trial started at the same moment by another thread does not inherit it), ended
+// after kAssimpMaxSeconds of wall-clock time (it ends itself after as much CPU time).
+TrialResult trial_read(const fs::path& file) {
+  const AssimpTrialProgram program = find_assimp_trial_program();
+  if (program.path.empty()) {
+    return {false, "the trial read's program animpack-assimp-trial was not found (looked for " +
+                       program.looked + "; " + kAssimpTrialEnvironment + " may name it)"};
+  }
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    return {false, "no pipe for the trial read: " + errno_text(errno)};
+  }
+  std::string program_text = program.path.string();
+  std::string file_text = file.string();
+  char* child_argv[] = {program_text.data(), file_text.data(), nullptr};
+  pid_t pid = -1;
+  int spawn_error = EINVAL;
+  {
+    SpawnSetup setup;
+    if (setup.prepare(pipe_fds[1])) {
+      spawn_error = posix_spawn(&pid, program_text.c_str(), setup.actions(), setup.attr(),
+                                child_argv, environ);
+    }
   }
   close(pipe_fds[1]);
-  fork_lock.unlock();
+  if (spawn_error != 0) {
+    close(pipe_fds[0]);
+    return {false, "the trial read's program " + program_text +
+                       " could not be started: " + errno_text(spawn_error)};
+  }
   std::string output;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kAssimpMaxSeconds);
   bool timed_out = false;
@@ -220,9 +229,15 @@ TrialResult trial_read(const fs::path& file) {
     return {false, why};
   }
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (code == kChildRead) return {true, {}};
-  if (code == kChildNullScene) return {false, said.empty() ? "Assimp gave no scene" : said};
-  return {false, said.empty() ? "Assimp failed (out of memory?)" : "Assimp failed: " + said};
+  if (code == assimp_read::kTrialRead) return {true, {}};
+  if (code == assimp_read::kTrialNullScene) {
+    return {false, said.empty() ? "Assimp gave no scene" : said};
+  }
+  if (code == assimp_read::kTrialException) {
+    return {false, said.empty() ? "Assimp failed (out of memory?)" : "Assimp failed: " + said};
+  }
+  return {false, "the trial read's program " + program_text + " ended with status " +
+                     std::to_string(code) + (said.empty() ? "" : ": " + said)};
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1037,6 +1052,42 @@ class Converter {
 bool is_assimp_issue_code(std::string_view code) {
   return std::any_of(std::begin(kAssimpIssueCodes), std::end(kAssimpIssueCodes),
                      [&](const GltfCodeInfo& info) { return info.code == code; });
+}
+
+AssimpTrialProgram find_assimp_trial_program() {
+  constexpr const char* kName = "animpack-assimp-trial";
+  AssimpTrialProgram found;
+  std::string looked;
+  // An executable regular file becomes the result; anything else is noted in `looked`.
+  const auto take = [&](const fs::path& path) {
+    struct stat st {};
+    const bool exists = ::stat(path.c_str(), &st) == 0;
+    if (exists && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0) {
+      found.path = path;
+      return true;
+    }
+    if (!looked.empty()) looked += ", ";
+    looked += path.string();
+    if (exists) looked += S_ISREG(st.st_mode) ? " (not executable)" : " (not a regular file)";
+    return false;
+  };
+  if (const char* named = std::getenv(kAssimpTrialEnvironment); named && *named) {
+    if (!take(fs::path(named))) {
+      found.looked = std::string(kAssimpTrialEnvironment) + "=" + looked;
+    }
+    return found;
+  }
+  std::error_code error;
+  const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  if (!error && self.has_parent_path()) {
+    if (take(self.parent_path() / kName)) return found;
+    if (take((self.parent_path() / ANIMPACK_ASSIMP_TRIAL_FROM_BINDIR / kName).lexically_normal())) {
+      return found;
+    }
+  }
+  if (take(fs::path(ANIMPACK_ASSIMP_TRIAL_BUILT))) return found;
+  found.looked = looked;
+  return found;
 }
 
 ImportedModel import_assimp(const fs::path& file, std::string_view mesh_name,

@@ -1,7 +1,7 @@
 // Batch cooking (batch_cook.h): scenes cooked on several threads give the bytes each gives
 // alone, reports come in scene order with each scene's diagnostics whole, two scenes with
 // one stem are refused before anything is cooked, a failed scene leaves its previous
-// outputs alone, and the cook's shared state (temporary-file slots, Assimp's trial fork)
+// outputs alone, and the cook's shared state (temporary-file slots, Assimp's trial reads)
 // holds up under threads.
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
@@ -66,7 +66,7 @@ class BatchCook : public ::testing::Test {
   }
 
   // A scene over RiggedSimple written as Collada by Assimp's exporter (so the cook runs
-  // Assimp, and its trial read in a child process), as `stem`.toml.
+  // Assimp, and its trial read in a process of its own), as `stem`.toml.
   fs::path collada_scene(const std::string& stem) {
     const fs::path dae = dir_ / "dae" / "RiggedSimple.dae";
     if (!fs::exists(dae)) {
@@ -89,7 +89,7 @@ class BatchCook : public ::testing::Test {
     return scene;
   }
 
-  // A scene naming an FBX file Assimp cannot read (the trial read fails in its child).
+  // A scene naming an FBX file Assimp cannot read (the trial read fails).
   fs::path broken_fbx_scene() {
     fs::create_directories(dir_ / "fbx");
     write_text(dir_ / "fbx/broken.fbx", "; FBX 7.4.0 project file\nthis is not FBX at all {{{\n");

@@ -9,11 +9,13 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -663,6 +665,81 @@ TEST(AssimpImport, UnreadableFbxIsReportedAtTheSceneKey) {
     found = true;
   }
   EXPECT_TRUE(found);
+  fs::remove_all(dir);
+}
+
+// The trial read runs animpack-assimp-trial, a program of its own (never a fork of the
+// cooker, which may hold any lock on another thread). This build's program is found
+// without help; ANIMPACK_ASSIMP_TRIAL names another, and whatever that program does
+// (missing, not executable, crashed, over its CPU time, an unknown exit status) is an
+// ASSIMP_READ_FAILED saying so, with the program's last line.
+TEST(AssimpImport, TheTrialReadRunsItsOwnProgramAndSaysWhatWentWrongWithIt) {
+  struct Unset {
+    ~Unset() { ::unsetenv(kAssimpTrialEnvironment); }
+  } unset;
+  ::unsetenv(kAssimpTrialEnvironment);
+  const AssimpTrialProgram built = find_assimp_trial_program();
+  ASSERT_FALSE(built.path.empty()) << built.looked;
+  EXPECT_EQ(built.path.filename(), "animpack-assimp-trial");
+  // Run by hand it wants exactly one file.
+  const int usage = std::system(("'" + built.path.string() + "' 2>/dev/null").c_str());
+  ASSERT_TRUE(WIFEXITED(usage));
+  EXPECT_EQ(WEXITSTATUS(usage), 2);
+
+  const fs::path dir = temp_folder("trial");
+  const fs::path dae = dir / "rig.dae";
+  export_model(kCorpus / "gltf/RiggedSimple/glTF/RiggedSimple.gltf", "collada", dae);
+  if (HasFatalFailure()) return;
+  ASSERT_TRUE(import_assimp(dae, "m", "rig.dae").ok());
+
+  // Reads `dae` with ANIMPACK_ASSIMP_TRIAL=program; the first error's message.
+  const auto read_with = [&](const fs::path& program) {
+    ::setenv(kAssimpTrialEnvironment, program.c_str(), 1);
+    const ImportedModel model = import_assimp(dae, "m", "rig.dae");
+    ::unsetenv(kAssimpTrialEnvironment);
+    EXPECT_EQ(first_error(model), "ASSIMP_READ_FAILED");
+    return model.issues.empty() ? std::string() : model.issues[0].message;
+  };
+  const auto script = [&](const char* name, const std::string& body) {
+    const fs::path file = dir / name;
+    std::ofstream(file) << "#!/bin/sh\n" << body << "\n";
+    fs::permissions(file, fs::perms::owner_all);
+    return file;
+  };
+
+  const std::string missing = read_with(dir / "no-such-program");
+  EXPECT_NE(missing.find("animpack-assimp-trial was not found"), std::string::npos) << missing;
+  EXPECT_NE(missing.find("ANIMPACK_ASSIMP_TRIAL=" + (dir / "no-such-program").string()),
+            std::string::npos)
+      << missing;
+
+  const fs::path plain = dir / "plain";
+  std::ofstream(plain) << "#!/bin/sh\n";
+  fs::permissions(plain, fs::perms::owner_read | fs::perms::owner_write);
+  const std::string not_executable = read_with(plain);
+  EXPECT_NE(not_executable.find(plain.string() + " (not executable)"), std::string::npos)
+      << not_executable;
+
+  const std::string crashed = read_with(script("crash", "echo \"reading $1\"; kill -SEGV $$"));
+  EXPECT_NE(crashed.find("Assimp crashed reading the file (signal 11): reading " + dae.string()),
+            std::string::npos)
+      << crashed;
+  const std::string over = read_with(script("cpu", "echo spinning; kill -XCPU $$"));
+  EXPECT_NE(over.find("Assimp ran past its CPU time limit: spinning"), std::string::npos) << over;
+  const std::string aborted =
+      read_with(script("abort", "echo 'assertion failed' >&2; kill -ABRT $$"));
+  EXPECT_NE(aborted.find("Assimp aborted reading the file (a failed assertion): assertion failed"),
+            std::string::npos)
+      << aborted;
+  const std::string odd = read_with(script("odd", "echo odd; exit 9"));
+  EXPECT_NE(odd.find(" ended with status 9: odd"), std::string::npos) << odd;
+  const std::string null_scene = read_with(script("null", "echo 'no scene here'; exit 3"));
+  EXPECT_NE(null_scene.find("no scene here"), std::string::npos) << null_scene;
+
+  // A program that reads the file says so, and the import goes on to read it itself.
+  ::setenv(kAssimpTrialEnvironment, script("fine", "exit 0").c_str(), 1);
+  EXPECT_TRUE(import_assimp(dae, "m", "rig.dae").ok());
+  ::unsetenv(kAssimpTrialEnvironment);
   fs::remove_all(dir);
 }
 

@@ -17,9 +17,10 @@
 // an ASSIMP_LOSSY warning). Every Assimp failure (an unreadable file, a post-process step that
 // fails, an exception or a null scene) is an ASSIMP_* issue, never a crash: the file's
 // header and size are checked before Assimp sees it (kAssimpMaxFileBytes), and Assimp first
-// reads the file in a child process limited to kAssimpMaxSeconds and kAssimpMaxMemoryBytes,
-// so a file on which Assimp hangs, aborts (Debian's build keeps its assertions) or crashes
-// is an ASSIMP_READ_FAILED saying so; only a file the child read is read again here.
+// reads the file in a process of its own (the program animpack-assimp-trial, see
+// find_assimp_trial_program) limited to kAssimpMaxSeconds and kAssimpMaxMemoryBytes, so a
+// file on which Assimp hangs, aborts (Debian's build keeps its assertions) or crashes is an
+// ASSIMP_READ_FAILED saying so; only a file that trial read is read again here.
 //
 // Besides the ASSIMP_* codes, the import uses these codes of kImportIssueCodes with the
 // same meaning: PRIMITIVE_NO_POSITION, PRIMITIVE_NOT_TRIANGLES, SKIN_JOINT_NOT_IN_SCENE,
@@ -36,6 +37,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 #include "animpack/compiler/import_gltf.h"
@@ -52,8 +54,9 @@ inline constexpr uint64_t kAssimpMaxMemoryBytes = uint64_t{8} << 30;
 // Every code import_assimp emits (docs/gltf-issues.md lists them with the import codes).
 inline constexpr GltfCodeInfo kAssimpIssueCodes[] = {
     {"ASSIMP_READ_FAILED",
-     "Assimp could not read the file (no scene, an exception, or its trial read in a child "
-     "process crashed, aborted or ran out of time or memory); the message gives its reason."},
+     "Assimp could not read the file (no scene, an exception, or its trial read in a process "
+     "of its own crashed, aborted, ran out of time or memory, or could not be started); the "
+     "message gives its reason."},
     {"ASSIMP_FILE_TOO_LARGE", "The file is larger than kAssimpMaxFileBytes (512 MiB)."},
     {"ASSIMP_NO_MESHES", "The file has no triangle mesh."},
     {"ASSIMP_LOSSY",
@@ -62,6 +65,21 @@ inline constexpr GltfCodeInfo kAssimpIssueCodes[] = {
 };
 
 bool is_assimp_issue_code(std::string_view code);
+
+// The trial read's program and where it is looked for, in this order:
+// 1. the path in the environment variable ANIMPACK_ASSIMP_TRIAL, when set (and only there);
+// 2. animpack-assimp-trial beside the running program (/proc/self/exe);
+// 3. ../libexec/animpack/animpack-assimp-trial from the running program's folder (as
+//    installed: the relative path from the install's bin to its libexec);
+// 4. the one this build made, where it made it.
+// The first that is an executable regular file is the result; none gives an empty `path`
+// and `looked` naming each place tried.
+inline constexpr const char* kAssimpTrialEnvironment = "ANIMPACK_ASSIMP_TRIAL";
+struct AssimpTrialProgram {
+  std::filesystem::path path;
+  std::string looked;  // "a, b (not executable), c" when nothing was found
+};
+AssimpTrialProgram find_assimp_trial_program();
 
 // Reads `file` with Assimp and builds the model `mesh_name` (source_file as the scene
 // names it). options.max_influences below 8 reduces each vertex to its largest weights,
