@@ -105,11 +105,6 @@ std::string last_line(const std::string& text) {
   return line;
 }
 
-std::string errno_text(int error) {
-  char buffer[256];
-  return strerror_r(error, buffer, sizeof buffer);
-}
-
 // The file actions and attributes of one posix_spawn, destroyed with it.
 class SpawnSetup {
  public:
@@ -168,7 +163,7 @@ TrialResult trial_read(const fs::path& file) {
   }
   int pipe_fds[2];
   if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
-    return {false, "no pipe for the trial read: " + errno_text(errno)};
+    return {false, "no pipe for the trial read: " + error_text(errno)};
   }
   std::string program_text = program.path.string();
   std::string file_text = file.string();
@@ -186,7 +181,7 @@ TrialResult trial_read(const fs::path& file) {
   if (spawn_error != 0) {
     close(pipe_fds[0]);
     return {false, "the trial read's program " + program_text +
-                       " could not be started: " + errno_text(spawn_error)};
+                       " could not be started: " + error_text(spawn_error)};
   }
   std::string output;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kAssimpMaxSeconds);
