@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "animpack/compiler/diagnostics.h"
+#include "animpack/compiler/import_assimp.h"
 #include "animpack/compiler/pack_writer.h"
 #include "animpack/pack.h"
 #include "commands.h"
@@ -39,7 +40,7 @@ const char* const kUsage =
     "                                SOURCE's clips on TARGET's skeleton: pairing, pack\n"
     "\n"
     "  animpack <command> --help     the command's options\n"
-    "  animpack --version            the version\n"
+    "  animpack --version            the version and Assimp's trial program\n"
     "\n"
     "exit status: 0 clean, 1 the inputs have errors, 2 usage or I/O failure\n";
 
@@ -117,6 +118,15 @@ int dispatch(int argc, char** argv) {
   }
   if (version) {
     std::printf("animpack %s (pack format %u)\n", ANIMPACK_VERSION, kPackFormatVersion);
+    // Where FBX and Collada files get their trial read (import_assimp.h), or where it was
+    // looked for: what a broken install shows first.
+    const AssimpTrialProgram trial = find_assimp_trial_program();
+    if (!trial.path.empty()) {
+      std::printf("assimp trial read: %s\n", trial.path.c_str());
+    } else {
+      std::printf("assimp trial read: animpack-assimp-trial not found (looked for %s)\n",
+                  trial.looked.c_str());
+    }
     return kExitOk;
   }
   if (app.get_subcommands().empty()) {

@@ -91,6 +91,9 @@ fi
 chmod +x "$built_trial"
 trap - EXIT
 [ -s "$work/dae/tri.anpk" ] || fail "the Collada cook wrote no pack"
+version=$(env -u ANIMPACK_ASSIMP_TRIAL "$work/moved/bin/animpack" --version)
+grep -qxF "assimp trial read: $work/moved/libexec/animpack/animpack-assimp-trial" <<<"$version" ||
+  fail "the moved cooker's --version does not name its own trial program: $version"
 
 # The game: find_package, two cooks, the three libraries.
 mkdir -p "$work/assets"

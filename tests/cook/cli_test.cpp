@@ -139,6 +139,9 @@ TEST_F(Cli, EverySubcommandHasHelpAndThereIsAVersion) {
   const CliRun v = run("--version");
   EXPECT_EQ(v.status, 0);
   EXPECT_NE(v.output.find("animpack 0.1.0 (pack format 7)"), std::string::npos) << v.output;
+  // Its second line: the program that makes FBX and Collada files' trial read.
+  EXPECT_NE(v.output.find("\nassimp trial read: "), std::string::npos) << v.output;
+  EXPECT_NE(v.output.find("/animpack-assimp-trial\n"), std::string::npos) << v.output;
 }
 
 }  // namespace
