@@ -91,13 +91,13 @@ inline void store_tangent(Vec4& out, v4 xyz, float w) { out = {xyz[0], xyz[1], x
 // normalised four at once: transposed so that lane i holds vertex i, len = sqrt((x x +
 // y y) + z z), one vector square root and one division, then x (1 / len) per lane, a
 // zero length keeping the vector as it is: normalize3's operations, lane by lane.
-// Normals without tangents (the common case) are stored unnormalised and normalised by
-// a second loop after every kChunkVertices vertices, while they are still in the L1
-// cache: apart, a chunk's square roots and divisions are independent of one another and
-// of the blends instead of each ending a chain of dependent operations (4 % faster than
-// normalising each group after the next one is skinned, measured in one process with
-// the order of the two alternating; with tangents the same measured slower, so those
-// are normalised in the group loop).
+// Normals without tangents (the common case) are stored unnormalised and normalised in
+// place by a second loop (normalize_vec3x4) after every kChunkVertices vertices, while
+// they are still in the L1 cache: apart, a chunk's square roots and divisions are independent of
+// one another and of the blends instead of each ending a chain of dependent operations (4 % faster
+// than normalising each group after the next one is skinned, measured in one process with the order
+// of the two alternating; with tangents the same measured slower, so those are normalised in the
+// group loop).
 static_assert(sizeof(Vec3) == 12 && sizeof(Vec4) == 16 && sizeof(JointIndices) == 8);
 
 // Raw stream pointers of one skin() call (checked lengths, n vertices each).
@@ -188,18 +188,36 @@ inline v4 transform_direction(const Blend& m, v4 x, v4 y, v4 z) {
 
 // Lanes 0..2 of two vectors as the 24 bytes of two consecutive Vec3s: the first pair of
 // a group as 16 + 8 bytes, the second as 8 + 16, so that four Vec3s take four stores and
-// no position is held in a register once its pair is known.
+// no position is held in a register once its pair is known. With SSE2 these, rows3 and
+// normalize_vec3x4 are written as shufps: g++ 12 compiles the same lane patterns through
+// __builtin_shufflevector into four or five shuffles and copies per store, and rows3
+// into scalar moves through general registers (about 20 instructions instead of six).
 inline void store3x2_first(Vec3* out, v4 a, v4 b) {
   unsigned char* p = reinterpret_cast<unsigned char*>(out);
+#if defined(__SSE2__)
+  const __m128 t =
+      _mm_shuffle_ps((__m128)a, (__m128)b, _MM_SHUFFLE(0, 0, 2, 2));          // a.z a.z b.x b.x
+  store_bytes(p, (v4)_mm_shuffle_ps((__m128)a, t, _MM_SHUFFLE(2, 0, 1, 0)));  // a.x a.y a.z b.x
+  _mm_storel_pi(reinterpret_cast<__m64*>(p + 16),
+                _mm_shuffle_ps((__m128)b, (__m128)b, _MM_SHUFFLE(2, 1, 2, 1)));  // b.y b.z
+#else
   store_bytes(p, __builtin_shufflevector(a, b, 0, 1, 2, 4));  // a.x a.y a.z b.x
   const int64_t yz = ((kernel::v2i64)__builtin_shufflevector(b, b, 1, 2, 1, 2))[0];
   std::memcpy(p + 16, &yz, 8);
+#endif
 }
 inline void store3x2_second(Vec3* out, v4 a, v4 b) {
   unsigned char* p = reinterpret_cast<unsigned char*>(out);
+#if defined(__SSE2__)
+  _mm_storel_pi(reinterpret_cast<__m64*>(p), (__m128)a);  // a.x a.y
+  const __m128 t =
+      _mm_shuffle_ps((__m128)a, (__m128)b, _MM_SHUFFLE(0, 0, 2, 2));              // a.z a.z b.x b.x
+  store_bytes(p + 8, (v4)_mm_shuffle_ps(t, (__m128)b, _MM_SHUFFLE(2, 1, 2, 0)));  // a.z b.x b.y b.z
+#else
   const int64_t xy = ((kernel::v2i64)a)[0];
   std::memcpy(p, &xy, 8);
   store_bytes(p + 8, __builtin_shufflevector(a, b, 2, 4, 5, 6));  // a.z b.x b.y b.z
+#endif
 }
 
 // Rows x, y, z of four vectors (lane i = vector i).
@@ -218,16 +236,51 @@ inline Rows normalize_xyz(const Rows& r) {
           (v4)((zero & (v4i)r.z) | (~zero & (v4i)(r.z * inv)))};
 }
 
-// Four consecutive Vec3s (48 bytes) as rows.
-inline Rows load_rows3(const Vec3* in) {
-  const unsigned char* p = reinterpret_cast<const unsigned char*>(in);
-  const v4 a = load_bytes(p), b = load_bytes(p + 16), c = load_bytes(p + 32);
+// Rows x, y, z of four consecutive Vec3s loaded as 48 bytes a, b, c.
+inline Rows rows3(v4 a, v4 b, v4 c) {
   // a = x0 y0 z0 x1, b = y1 z1 x2 y2, c = z2 x3 y3 z3
-  const v4 x01 = __builtin_shufflevector(a, b, 0, 3, 6, 6);  // x0 x1 x2 .
-  const v4 yz0 = __builtin_shufflevector(a, b, 1, 4, 7, 7);  // y0 y1 y2 .
-  const v4 zz0 = __builtin_shufflevector(a, b, 2, 5, 5, 5);  // z0 z1 . .
+#if defined(__SSE2__)
+  const __m128 t1 = _mm_shuffle_ps((__m128)b, (__m128)c, _MM_SHUFFLE(1, 0, 3, 2));  // x2 y2 z2 x3
+  const __m128 t2 = _mm_shuffle_ps((__m128)a, (__m128)b, _MM_SHUFFLE(1, 0, 2, 1));  // y0 z0 y1 z1
+  const __m128 t3 = _mm_shuffle_ps((__m128)b, (__m128)c, _MM_SHUFFLE(2, 2, 3, 3));  // y2 y2 y3 y3
+  return {(v4)_mm_shuffle_ps((__m128)a, t1, _MM_SHUFFLE(3, 0, 3, 0)),
+          (v4)_mm_shuffle_ps(t2, t3, _MM_SHUFFLE(2, 0, 2, 0)),
+          (v4)_mm_shuffle_ps(t2, (__m128)c, _MM_SHUFFLE(3, 0, 3, 1))};
+#else
+  const v4 x01 = __builtin_shufflevector(a, b, 0, 3, 6, 6);       // x0 x1 x2 .
+  const v4 yz0 = __builtin_shufflevector(a, b, 1, 4, 7, 7);       // y0 y1 y2 .
+  const v4 zz0 = __builtin_shufflevector(a, b, 2, 5, 5, 5);       // z0 z1 . .
   return {__builtin_shufflevector(x01, c, 0, 1, 2, 5), __builtin_shufflevector(yz0, c, 0, 1, 2, 6),
           __builtin_shufflevector(zz0, c, 0, 1, 4, 7)};
+#endif
+}
+
+// normalize3 of four consecutive Vec3s, in place: the lengths four at once from the
+// rows, then each of the 12 floats times its vertex's 1 / len where they lie, so that
+// nothing is transposed back (3 shuffles of 1 / len instead of a 10-shuffle store).
+inline void normalize_vec3x4(Vec3* io) {
+  using kernel::v4i;
+  unsigned char* p = reinterpret_cast<unsigned char*>(io);
+  const v4 a = load_bytes(p), b = load_bytes(p + 16), c = load_bytes(p + 32);
+  const Rows r = rows3(a, b, c);
+  const v4 len = kernel::sqrt4((r.x * r.x + r.y * r.y) + r.z * r.z);
+  const v4 inv = kernel::splat(1.0f) / len;
+  // Vertex of each float: a 0 0 0 1, b 1 1 2 2, c 2 3 3 3.
+  v4 na = a * __builtin_shufflevector(inv, inv, 0, 0, 0, 1);
+  v4 nb = b * __builtin_shufflevector(inv, inv, 1, 1, 2, 2);
+  v4 nc = c * __builtin_shufflevector(inv, inv, 2, 3, 3, 3);
+  const v4i zero = len == kernel::splat(0.0f);  // these keep their input
+  if (kernel::any_lane(zero)) {
+    const v4i za = __builtin_shufflevector(zero, zero, 0, 0, 0, 1);
+    const v4i zb = __builtin_shufflevector(zero, zero, 1, 1, 2, 2);
+    const v4i zc = __builtin_shufflevector(zero, zero, 2, 3, 3, 3);
+    na = (v4)((za & (v4i)a) | (~za & (v4i)na));
+    nb = (v4)((zb & (v4i)b) | (~zb & (v4i)nb));
+    nc = (v4)((zc & (v4i)c) | (~zc & (v4i)nc));
+  }
+  store_bytes(p, na);
+  store_bytes(p + 16, nb);
+  store_bytes(p + 32, nc);
 }
 
 // Rows x, y, z as four consecutive Vec3s.
@@ -354,7 +407,7 @@ void skin_vertices(const SkinInput& in, const Mat4* palette, const SkinOutput& o
       store3x2_first(s.out_normals + end - 4, pending[0], pending[1]);
       store3x2_second(s.out_normals + end - 2, pending[2], pending[3]);
       for (size_t v = first; v < end; v += 4) {
-        store_rows3(s.out_normals + v, normalize_xyz(load_rows3(s.out_normals + v)));
+        normalize_vec3x4(s.out_normals + v);
       }
     }
   } else {
