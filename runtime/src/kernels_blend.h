@@ -43,13 +43,10 @@ struct BlendGroup {
   v4 x, y, z, w, len2;
 };
 
-// Pass 1 of four joints: pa and pb are read, po written (po may be pa or pb: everything
-// is read before anything is written). Ten floats per joint, rotation at floats 3..6 of
-// each. Every translation and scale float of po's 160 bytes is a (1 - w) + b w (as are a
-// few rotation floats, which pass 2 overwrites); the rotations are mixed transposed into
-// g.
-inline void blend_group_mix(const unsigned char *pa, const unsigned char *pb, unsigned char *po,
-                            v4 u, v4 w, BlendGroup &g) {
+// Pass 1 of four joints: the rotations of pa and pb (ten floats per joint, rotation at
+// floats 3..6 of each), read and mixed transposed into g; nothing is written.
+inline void blend_group_mix(const unsigned char *pa, const unsigned char *pb, v4 u, v4 w,
+                            BlendGroup &g) {
   // Rotations, transposed (lane j holds joint j).
   const v4 a0 = load_at(pa, 3), a1 = load_at(pa, 13), a2 = load_at(pa, 23), a3 = load_at(pa, 33);
   const v4 b0 = load_at(pb, 3), b1 = load_at(pb, 13), b2 = load_at(pb, 23), b3 = load_at(pb, 33);
@@ -69,16 +66,6 @@ inline void blend_group_mix(const unsigned char *pa, const unsigned char *pb, un
   v4 by = __builtin_shufflevector(b01lo, b23lo, 2, 3, 6, 7);
   v4 bz = __builtin_shufflevector(b01hi, b23hi, 0, 1, 4, 5);
   v4 bw = __builtin_shufflevector(b01hi, b23hi, 2, 3, 6, 7);
-  // Translation and scale need no lane crossing: floats 0-2, 7-12, 17-22, 27-32 and
-  // 37-39 of the group, covered by eight blocks of four (two overlapping pairs write the
-  // same values twice; the rotation floats some blocks also cover are rewritten by pass
-  // 2). All eight blocks are loaded before the first store, so po may be pa or pb.
-  constexpr int kBlocks[8] = {0, 7, 9, 17, 19, 27, 29, 36};
-  v4 mixed[8];
-  for (int i = 0; i < 8; ++i) {
-    mixed[i] = load_at(pa, kBlocks[i]) * u + load_at(pb, kBlocks[i]) * w;
-  }
-  for (int i = 0; i < 8; ++i) store_at(po, kBlocks[i], mixed[i]);
   // The shorter way: b = -b where the dot product is negative (a sign flip).
   const v4 d = ((ax * bx + ay * by) + az * bz) + aw * bw;
   const v4i flip = (d < splat(0.0f)) & v4i{INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
@@ -93,10 +80,24 @@ inline void blend_group_mix(const unsigned char *pa, const unsigned char *pb, un
   g.len2 = ((g.x * g.x + g.y * g.y) + g.z * g.z) + g.w * g.w;
 }
 
-// Pass 2 of four joints: len = sqrt(len2), q (1 / len) (the identity where len == 0),
-// stored as po's four rotations.
-inline void blend_group_normalise(const BlendGroup &g, unsigned char *po) {
-  const v4 len = sqrt4(g.len2);
+// Pass 2 of four joints: the translations and scales, then len = sqrt(len2) and
+// q (1 / len) (the identity where len == 0) stored as po's four rotations. Translation
+// and scale need no lane crossing: floats 0-2, 7-12, 17-22, 27-32 and 37-39 of the
+// group, covered by eight blocks of four (two overlapping pairs write the same values
+// twice; the rotation floats that blocks 0 and 36 also cover are rewritten after them).
+// All eight blocks are loaded before the first store, and the group's rotations were
+// read in pass 1, so po may be pa or pb.
+inline void blend_group_normalise(const BlendGroup &g, const unsigned char *pa,
+                                  const unsigned char *pb, unsigned char *po, v4 u, v4 w) {
+  const v4 len = sqrt4(g.len2);  // started first: the blocks below overlap its latency
+  {
+    constexpr int kBlocks[8] = {0, 7, 9, 17, 19, 27, 29, 36};
+    v4 mixed[8];
+    for (int i = 0; i < 8; ++i) {
+      mixed[i] = load_at(pa, kBlocks[i]) * u + load_at(pb, kBlocks[i]) * w;
+    }
+    for (int i = 0; i < 8; ++i) store_at(po, kBlocks[i], mixed[i]);
+  }
   const v4 inv = splat(1.0f) / len;
   v4 nx = g.x * inv, ny = g.y * inv, nz = g.z * inv, nw = g.w * inv;
   const v4i zero = len == splat(0.0f);  // these become the identity (0, 0, 0, 1)
@@ -120,11 +121,13 @@ inline void blend_group_normalise(const BlendGroup &g, unsigned char *po) {
 // blend_poses(): out = b over a by w, joint by joint, n joints each. out may be a or b
 // (in place) or apart from both. w >= 1 gives b exactly and w <= 0 gives a exactly.
 //
-// Two passes over chunks of up to kBlendChunk groups of four: the first mixes and
-// writes translations and scales and keeps the rotations' sums in registers' worth of
-// stack, the second takes their square roots and divisions. Done group by group, each
-// group's division waited on its square root, which waited on its mix; in the second
-// pass the groups' square roots and divisions are independent and overlap.
+// Two passes over chunks of up to kBlendChunk groups of four: the first mixes the
+// rotations and keeps their sums in registers' worth of stack, the second takes their
+// square roots and divisions and mixes the translations and scales meanwhile. Done
+// group by group, each group's division waited on its square root, which waited on its
+// mix; in the second pass the groups' square roots and divisions are independent of one
+// another and overlap the translation and scale mixes (5-12 % faster than mixing those
+// in the first pass, measured in one process with the order alternating).
 inline constexpr size_t kBlendChunk = 8;
 
 inline void blend_poses(const Trs *a, const Trs *b, Trs *out, size_t n, float w) {
@@ -148,9 +151,12 @@ inline void blend_poses(const Trs *a, const Trs *b, Trs *out, size_t n, float w)
     const size_t at = first * kGroupBytes;
     for (size_t k = 0; k < count; ++k) {
       const size_t o = at + k * kGroupBytes;
-      blend_group_mix(pa + o, pb + o, po + o, vu, vw, pending[k]);
+      blend_group_mix(pa + o, pb + o, vu, vw, pending[k]);
     }
-    for (size_t k = 0; k < count; ++k) blend_group_normalise(pending[k], po + at + k * kGroupBytes);
+    for (size_t k = 0; k < count; ++k) {
+      const size_t o = at + k * kGroupBytes;
+      blend_group_normalise(pending[k], pa + o, pb + o, po + o, vu, vw);
+    }
   }
   for (size_t j = 4 * groups; j < n; ++j) {
     Trs r = a[j];
