@@ -117,6 +117,9 @@ inline bool any_lane(v4i m) {
 #endif
 }
 
+// Lane by lane, a where m is set and b elsewhere (bit masks: exact for every value).
+inline v4 select(v4i m, v4 a, v4 b) { return (v4)((m & (v4i)a) | (~m & (v4i)b)); }
+
 // normalize3 of four vectors at once (lanes 0..2 of each; lane 3 comes back
 // unspecified): transposed so that lane i holds vector i, then the same operations.
 inline void normalize3x4(v4 v[4]) {
@@ -130,9 +133,9 @@ inline void normalize3x4(v4 v[4]) {
   const v4 len = sqrt4((x * x + y * y) + z * z);
   const v4 inv = splat(1.0f) / len;
   const v4i zero = len == splat(0.0f);  // these keep their input
-  const v4 nx = (v4)((zero & (v4i)x) | (~zero & (v4i)(x * inv)));
-  const v4 ny = (v4)((zero & (v4i)y) | (~zero & (v4i)(y * inv)));
-  const v4 nz = (v4)((zero & (v4i)z) | (~zero & (v4i)(z * inv)));
+  const v4 nx = select(zero, x, x * inv);
+  const v4 ny = select(zero, y, y * inv);
+  const v4 nz = select(zero, z, z * inv);
   // Back to one vector per register.
   const v4 xy01 = __builtin_shufflevector(nx, ny, 0, 4, 1, 5);  // x0 y0 x1 y1
   const v4 xy23 = __builtin_shufflevector(nx, ny, 2, 6, 3, 7);  // x2 y2 x3 y3

@@ -49,7 +49,7 @@ inline void blend_more(Blend& b, const Mat4* palette, const JointIndices& j, con
     const v4i keep_sum = {bits, bits, bits, bits};
     for (int k = 0; k < 4; ++k) {
       const v4 sum = c[k] + kernel::load4(p + 4 * k) * ws[i];
-      c[k] = (v4)(((v4i)sum & keep_sum) | ((v4i)c[k] & ~keep_sum));
+      c[k] = kernel::select(keep_sum, sum, c[k]);
     }
   }
   b = {c[0], c[1], c[2], c[3]};
@@ -172,7 +172,7 @@ inline void blend_more_v(Blend& b, const Mat4* palette, const JointIndices& j, v
       const v4i keep_sum = {bits, bits, bits, bits};
       for (int k = 0; k < 4; ++k) {
         const v4 sum = c[k] + kernel::load4(p + 4 * k) * ws[i];
-        c[k] = (v4)(((v4i)sum & keep_sum) | ((v4i)c[k] & ~keep_sum));
+        c[k] = kernel::select(keep_sum, sum, c[k]);
       }
     }
   }
@@ -224,6 +224,20 @@ inline void store3x2_second(Vec3* out, v4 a, v4 b) {
 struct Rows {
   v4 x, y, z;
 };
+// 1 / len of each lane's vector, len = sqrt((x x + y y) + z z), and where len == 0
+// (those vectors keep their input).
+struct InverseLengths {
+  v4 inv;
+  kernel::v4i zero;
+};
+inline InverseLengths inverse_lengths(const Rows& r) {
+  const v4 len = kernel::sqrt4((r.x * r.x + r.y * r.y) + r.z * r.z);
+  return {kernel::splat(1.0f) / len, len == kernel::splat(0.0f)};
+}
+
+// Lanes 0..2 of a Vec4 (a tangent's x, y, z; lane 3 is its w).
+inline constexpr kernel::v4i kXyzLanes = {-1, -1, -1, 0};
+
 // Rows x, y, z of four consecutive Vec3s loaded as 48 bytes a, b, c.
 inline Rows rows3(v4 a, v4 b, v4 c) {
   // a = x0 y0 z0 x1, b = y1 z1 x2 y2, c = z2 x3 y3 z3
@@ -247,24 +261,17 @@ inline Rows rows3(v4 a, v4 b, v4 c) {
 // rows, then each of the 12 floats times its vertex's 1 / len where they lie, so that
 // nothing is transposed back (3 shuffles of 1 / len instead of a 10-shuffle store).
 inline void normalize_vec3x4(Vec3* io) {
-  using kernel::v4i;
   unsigned char* p = reinterpret_cast<unsigned char*>(io);
   const v4 a = load_bytes(p), b = load_bytes(p + 16), c = load_bytes(p + 32);
-  const Rows r = rows3(a, b, c);
-  const v4 len = kernel::sqrt4((r.x * r.x + r.y * r.y) + r.z * r.z);
-  const v4 inv = kernel::splat(1.0f) / len;
+  const InverseLengths l = inverse_lengths(rows3(a, b, c));
   // Vertex of each float: a 0 0 0 1, b 1 1 2 2, c 2 3 3 3.
-  v4 na = a * __builtin_shufflevector(inv, inv, 0, 0, 0, 1);
-  v4 nb = b * __builtin_shufflevector(inv, inv, 1, 1, 2, 2);
-  v4 nc = c * __builtin_shufflevector(inv, inv, 2, 3, 3, 3);
-  const v4i zero = len == kernel::splat(0.0f);  // these keep their input
-  if (kernel::any_lane(zero)) {
-    const v4i za = __builtin_shufflevector(zero, zero, 0, 0, 0, 1);
-    const v4i zb = __builtin_shufflevector(zero, zero, 1, 1, 2, 2);
-    const v4i zc = __builtin_shufflevector(zero, zero, 2, 3, 3, 3);
-    na = (v4)((za & (v4i)a) | (~za & (v4i)na));
-    nb = (v4)((zb & (v4i)b) | (~zb & (v4i)nb));
-    nc = (v4)((zc & (v4i)c) | (~zc & (v4i)nc));
+  v4 na = a * __builtin_shufflevector(l.inv, l.inv, 0, 0, 0, 1);
+  v4 nb = b * __builtin_shufflevector(l.inv, l.inv, 1, 1, 2, 2);
+  v4 nc = c * __builtin_shufflevector(l.inv, l.inv, 2, 3, 3, 3);
+  if (kernel::any_lane(l.zero)) {
+    na = kernel::select(__builtin_shufflevector(l.zero, l.zero, 0, 0, 0, 1), a, na);
+    nb = kernel::select(__builtin_shufflevector(l.zero, l.zero, 1, 1, 2, 2), b, nb);
+    nc = kernel::select(__builtin_shufflevector(l.zero, l.zero, 2, 3, 3, 3), c, nc);
   }
   store_bytes(p, na);
   store_bytes(p + 16, nb);
@@ -310,19 +317,16 @@ inline void normalize_vec4x4(Vec4* io) {
   using kernel::v4i;
   v4 t[4];
   for (int i = 0; i < 4; ++i) t[i] = load_bytes(io + i);
-  const Rows r = transpose4(t);
-  const v4 len = kernel::sqrt4((r.x * r.x + r.y * r.y) + r.z * r.z);
-  const v4 inv = kernel::splat(1.0f) / len;
-  v4 nt[4] = {t[0] * broadcast<0>(inv), t[1] * broadcast<1>(inv), t[2] * broadcast<2>(inv),
-              t[3] * broadcast<3>(inv)};
-  const v4i zero = len == kernel::splat(0.0f);
-  if (kernel::any_lane(zero)) {
-    const v4i zs[4] = {(v4i)broadcast<0>((v4)zero), (v4i)broadcast<1>((v4)zero),
-                       (v4i)broadcast<2>((v4)zero), (v4i)broadcast<3>((v4)zero)};
-    for (int i = 0; i < 4; ++i) nt[i] = (v4)((zs[i] & (v4i)t[i]) | (~zs[i] & (v4i)nt[i]));
+  const InverseLengths l = inverse_lengths(transpose4(t));
+  v4 nt[4] = {t[0] * broadcast<0>(l.inv), t[1] * broadcast<1>(l.inv), t[2] * broadcast<2>(l.inv),
+              t[3] * broadcast<3>(l.inv)};
+  if (kernel::any_lane(l.zero)) {
+    const v4 z = (v4)l.zero;
+    const v4i zs[4] = {(v4i)broadcast<0>(z), (v4i)broadcast<1>(z), (v4i)broadcast<2>(z),
+                       (v4i)broadcast<3>(z)};
+    for (int i = 0; i < 4; ++i) nt[i] = kernel::select(zs[i], t[i], nt[i]);
   }
-  const v4i xyz = {-1, -1, -1, 0};
-  for (int i = 0; i < 4; ++i) store_bytes(io + i, (v4)(((v4i)nt[i] & xyz) | ((v4i)t[i] & ~xyz)));
+  for (int i = 0; i < 4; ++i) store_bytes(io + i, kernel::select(kXyzLanes, nt[i], t[i]));
 }
 
 // Vertices v .. v + 3: positions stored, normals and tangents returned unnormalised in
@@ -363,7 +367,6 @@ void skin_vertices(const SkinInput& in, const Mat4* palette, const SkinOutput& o
     // store to an output 4 KiB away from an input the next group reads would otherwise
     // hold that read back); a raw tangent takes its input's w (read again: nothing has
     // written that output yet).
-    const kernel::v4i xyz = {-1, -1, -1, 0};
     for (size_t first = 0; first < grouped; first += kChunkVertices) {
       const size_t end = std::min(grouped, first + kChunkVertices);
       v4 pending[4] = {};
@@ -380,8 +383,7 @@ void skin_vertices(const SkinInput& in, const Mat4* palette, const SkinOutput& o
         if constexpr (kTangents) {
           for (int i = 0; i < 4; ++i) {
             const v4 t = load_bytes(s.tangents + v + i);
-            store_bytes(s.out_tangents + v + i,
-                        (v4)(((kernel::v4i)ot[i] & xyz) | ((kernel::v4i)t & ~xyz)));
+            store_bytes(s.out_tangents + v + i, kernel::select(kXyzLanes, ot[i], t));
           }
         }
       }

@@ -164,7 +164,6 @@ class [[nodiscard]] Result<void> {
     if (!ok_) new (&error_) Error(other.error_);
     return *this;
   }
-  ~Result() = default;
 
   bool has_value() const { return ok_; }
   explicit operator bool() const { return ok_; }
