@@ -120,31 +120,6 @@ inline bool any_lane(v4i m) {
 // Lane by lane, a where m is set and b elsewhere (bit masks: exact for every value).
 inline v4 select(v4i m, v4 a, v4 b) { return (v4)((m & (v4i)a) | (~m & (v4i)b)); }
 
-// normalize3 of four vectors at once (lanes 0..2 of each; lane 3 comes back
-// unspecified): transposed so that lane i holds vector i, then the same operations.
-inline void normalize3x4(v4 v[4]) {
-  const v4 lo01 = __builtin_shufflevector(v[0], v[1], 0, 4, 1, 5);  // x0 x1 y0 y1
-  const v4 lo23 = __builtin_shufflevector(v[2], v[3], 0, 4, 1, 5);  // x2 x3 y2 y3
-  const v4 hi01 = __builtin_shufflevector(v[0], v[1], 2, 6, 3, 7);  // z0 z1 . .
-  const v4 hi23 = __builtin_shufflevector(v[2], v[3], 2, 6, 3, 7);  // z2 z3 . .
-  const v4 x = __builtin_shufflevector(lo01, lo23, 0, 1, 4, 5);
-  const v4 y = __builtin_shufflevector(lo01, lo23, 2, 3, 6, 7);
-  const v4 z = __builtin_shufflevector(hi01, hi23, 0, 1, 4, 5);
-  const v4 len = sqrt4((x * x + y * y) + z * z);
-  const v4 inv = splat(1.0f) / len;
-  const v4i zero = len == splat(0.0f);  // these keep their input
-  const v4 nx = select(zero, x, x * inv);
-  const v4 ny = select(zero, y, y * inv);
-  const v4 nz = select(zero, z, z * inv);
-  // Back to one vector per register.
-  const v4 xy01 = __builtin_shufflevector(nx, ny, 0, 4, 1, 5);  // x0 y0 x1 y1
-  const v4 xy23 = __builtin_shufflevector(nx, ny, 2, 6, 3, 7);  // x2 y2 x3 y3
-  v[0] = __builtin_shufflevector(xy01, nz, 0, 1, 4, 4);
-  v[1] = __builtin_shufflevector(xy01, nz, 2, 3, 5, 5);
-  v[2] = __builtin_shufflevector(xy23, nz, 0, 1, 6, 6);
-  v[3] = __builtin_shufflevector(xy23, nz, 2, 3, 7, 7);
-}
-
 // lerp(Vec3, Vec3, t) lane by lane: a (1 - t) + b t.
 inline v4 lerp4(v4 a, v4 b, float t) {
   const float u = 1.0f - t;

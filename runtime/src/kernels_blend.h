@@ -102,10 +102,10 @@ inline void blend_group_normalise(const BlendGroup &g, const unsigned char *pa,
   v4 nx = g.x * inv, ny = g.y * inv, nz = g.z * inv, nw = g.w * inv;
   const v4i zero = len == splat(0.0f);  // these become the identity (0, 0, 0, 1)
   if (any_lane(zero)) {
-    nx = (v4)(~zero & (v4i)nx);
-    ny = (v4)(~zero & (v4i)ny);
-    nz = (v4)(~zero & (v4i)nz);
-    nw = (v4)((zero & (v4i)splat(1.0f)) | (~zero & (v4i)nw));
+    nx = select(zero, splat(0.0f), nx);
+    ny = select(zero, splat(0.0f), ny);
+    nz = select(zero, splat(0.0f), nz);
+    nw = select(zero, splat(1.0f), nw);
   }
   // Back to one rotation per register.
   const v4 xy01 = __builtin_shufflevector(nx, ny, 0, 4, 1, 5);  // x0 y0 x1 y1
