@@ -14,6 +14,8 @@
 // second set weighs 0 skins bit for bit as with four.
 // Morph targets (morph.h): with input.morph given, each vertex is first morphed by
 // apply_morph's rule (without renormalising), then skinned.
+// skin() allocates nothing; it uses up to 12 KiB of stack (a packed copy of at most 256
+// palette matrices) besides its own frame.
 #pragma once
 
 #include <cstdint>
