@@ -15,73 +15,6 @@ namespace {
 
 using kernel::v4;
 
-// The blended upper 3x4 block of one vertex's four palette matrices, as columns:
-// ((m0 w0 + m1 w1) + m2 w2) + m3 w3 per element, joints in order 0, 1, 2, 3.
-struct Blend {
-  v4 c0, c1, c2, c3;
-};
-
-inline Blend blend(const Mat4* palette, const JointIndices& j, const Vec4& w) {
-  const float* p0 = palette[j.j[0]].m;
-  const float* p1 = palette[j.j[1]].m;
-  const float* p2 = palette[j.j[2]].m;
-  const float* p3 = palette[j.j[3]].m;
-  v4 c[4];
-  for (int k = 0; k < 4; ++k) {
-    c[k] = kernel::load4(p0 + 4 * k) * w.x;
-    c[k] = c[k] + kernel::load4(p1 + 4 * k) * w.y;
-    c[k] = c[k] + kernel::load4(p2 + 4 * k) * w.z;
-    c[k] = c[k] + kernel::load4(p3 + 4 * k) * w.w;
-  }
-  return {c[0], c[1], c[2], c[3]};
-}
-
-// Influences 4 to 7 added to the blend of 0 to 3, in order; a weight of exactly 0 leaves
-// the sum as it is (selected, not added: +0 would turn a -0 sum into +0), so a vertex
-// whose second set weighs 0 gets the bits of its first four.
-inline void blend_more(Blend& b, const Mat4* palette, const JointIndices& j, const Vec4& w) {
-  using kernel::v4i;
-  const float ws[4] = {w.x, w.y, w.z, w.w};
-  v4 c[4] = {b.c0, b.c1, b.c2, b.c3};
-  for (int i = 0; i < 4; ++i) {
-    const float* p = palette[j.j[i]].m;
-    const int32_t bits = ws[i] != 0.0f ? -1 : 0;
-    const v4i keep_sum = {bits, bits, bits, bits};
-    for (int k = 0; k < 4; ++k) {
-      const v4 sum = c[k] + kernel::load4(p + 4 * k) * ws[i];
-      c[k] = kernel::select(keep_sum, sum, c[k]);
-    }
-  }
-  b = {c[0], c[1], c[2], c[3]};
-}
-
-// m * (p, 1) and m * (d, 0) in lanes 0..2, summed x, y, z (then translation) in order.
-inline v4 skin_point(const Blend& m, const Vec3& p) {
-  return m.c0 * p.x + m.c1 * p.y + m.c2 * p.z + m.c3;
-}
-inline v4 skin_direction(const Blend& m, float x, float y, float z) {
-  return m.c0 * x + m.c1 * y + m.c2 * z;
-}
-
-// Skins vertex v; the normal and tangent come back unnormalised (lanes 0..2).
-template <bool kNormals, bool kTangents, bool kEight>
-inline void skin_one(const SkinInput& in, const Mat4* palette, const SkinOutput& out, size_t v,
-                     v4* out_normal, v4* out_tangent) {
-  Blend m = blend(palette, in.joints[v], in.weights[v]);
-  if constexpr (kEight) blend_more(m, palette, in.joints1[v], in.weights1[v]);
-  kernel::store3(out.positions[v], skin_point(m, in.positions[v]));
-  if constexpr (kNormals) {
-    const Vec3& n = in.normals[v];
-    *out_normal = skin_direction(m, n.x, n.y, n.z);
-  }
-  if constexpr (kTangents) {
-    const Vec4& t = in.tangents[v];
-    *out_tangent = skin_direction(m, t.x, t.y, t.z);
-  }
-}
-
-inline void store_tangent(Vec4& out, v4 xyz, float w) { out = {xyz[0], xyz[1], xyz[2], w}; }
-
 // Four vertices at a time (skin_group) and the rest one by one (skin_one), the same
 // operations per vertex either way. A group reads every vertex's inputs before it
 // writes that vertex's outputs (the morph path skins the output streams in place):
@@ -131,59 +64,68 @@ inline v4 broadcast(v4 x) {
 #endif
 }
 
-// The blend of one vertex with the weights as a vector (lanes broadcast, each product
-// the same IEEE multiplication as by the scalar weight).
-inline Blend blend_v(const Mat4* palette, const JointIndices& j, v4 w) {
+// A vertex's blend of its palette entries: ((m0 w0 + m1 w1) + m2 w2) + m3 w3 per element,
+// joints in order 0, 1, 2, 3, in kN vectors (a Mat4's four columns, a PackedMatrix's
+// three). The weights' lanes are broadcast, each product the same IEEE multiplication
+// as by the scalar weight.
+template <int kN>
+struct Blended {
+  v4 c[kN];
+};
+template <typename P>
+inline constexpr int kVectors = static_cast<int>(sizeof(P) / 16);
+static_assert(kVectors<Mat4> == 4);
+
+template <typename P>
+inline Blended<kVectors<P>> blend_v(const P* palette, const JointIndices& j, v4 w) {
   const float* p0 = palette[j.j[0]].m;
   const float* p1 = palette[j.j[1]].m;
   const float* p2 = palette[j.j[2]].m;
   const float* p3 = palette[j.j[3]].m;
   const v4 w0 = broadcast<0>(w), w1 = broadcast<1>(w), w2 = broadcast<2>(w), w3 = broadcast<3>(w);
-  v4 c[4];
-  for (int k = 0; k < 4; ++k) {
-    c[k] = kernel::load4(p0 + 4 * k) * w0;
-    c[k] = c[k] + kernel::load4(p1 + 4 * k) * w1;
-    c[k] = c[k] + kernel::load4(p2 + 4 * k) * w2;
-    c[k] = c[k] + kernel::load4(p3 + 4 * k) * w3;
+  Blended<kVectors<P>> b;
+  for (int k = 0; k < kVectors<P>; ++k) {
+    b.c[k] = kernel::load4(p0 + 4 * k) * w0;
+    b.c[k] = b.c[k] + kernel::load4(p1 + 4 * k) * w1;
+    b.c[k] = b.c[k] + kernel::load4(p2 + 4 * k) * w2;
+    b.c[k] = b.c[k] + kernel::load4(p3 + 4 * k) * w3;
   }
-  return {c[0], c[1], c[2], c[3]};
+  return b;
 }
 
-// blend_more with the weights as a vector: when all four are non-zero (the common case
-// of a vertex with eight influences) every select would keep the sum, so the sums are
-// added plainly; when all four are zero nothing changes; otherwise blend_more's selects.
-inline void blend_more_v(Blend& b, const Mat4* palette, const JointIndices& j, v4 w) {
+// Influences 4 to 7 added to the blend of 0 to 3, in order. A weight of exactly 0 leaves
+// the sum as it is (selected, not added: +0 would turn a -0 sum into +0), so a vertex
+// whose second set weighs 0 gets the bits of its first four. When all four are non-zero
+// (the common case of a vertex with eight influences) every select would keep the sum,
+// so the sums are added plainly; when all four are zero nothing changes.
+template <typename P>
+inline void blend_more_v(Blended<kVectors<P>>& b, const P* palette, const JointIndices& j, v4 w) {
   using kernel::v4i;
   const v4i nonzero = w != kernel::splat(0.0f);
-  const bool all = nonzero[0] & nonzero[1] & nonzero[2] & nonzero[3];
-  const bool none = !(nonzero[0] | nonzero[1] | nonzero[2] | nonzero[3]);
-  if (none) return;
+  if (!kernel::any_lane(nonzero)) return;
+  const bool all = !kernel::any_lane(~nonzero);
   const v4 ws[4] = {broadcast<0>(w), broadcast<1>(w), broadcast<2>(w), broadcast<3>(w)};
-  v4 c[4] = {b.c0, b.c1, b.c2, b.c3};
-  if (all) {
-    for (int i = 0; i < 4; ++i) {
-      const float* p = palette[j.j[i]].m;
-      for (int k = 0; k < 4; ++k) c[k] = c[k] + kernel::load4(p + 4 * k) * ws[i];
-    }
-  } else {
-    for (int i = 0; i < 4; ++i) {
-      const float* p = palette[j.j[i]].m;
+  for (int i = 0; i < 4; ++i) {
+    const float* p = palette[j.j[i]].m;
+    if (all) {
+      for (int k = 0; k < kVectors<P>; ++k) b.c[k] = b.c[k] + kernel::load4(p + 4 * k) * ws[i];
+    } else {
       const int32_t bits = nonzero[i];
       const v4i keep_sum = {bits, bits, bits, bits};
-      for (int k = 0; k < 4; ++k) {
-        const v4 sum = c[k] + kernel::load4(p + 4 * k) * ws[i];
-        c[k] = kernel::select(keep_sum, sum, c[k]);
+      for (int k = 0; k < kVectors<P>; ++k) {
+        b.c[k] = kernel::select(keep_sum, b.c[k] + kernel::load4(p + 4 * k) * ws[i], b.c[k]);
       }
     }
   }
-  b = {c[0], c[1], c[2], c[3]};
 }
 
-inline v4 transform_point(const Blend& m, v4 x, v4 y, v4 z) {
-  return m.c0 * x + m.c1 * y + m.c2 * z + m.c3;
+// m * (p, 1) and m * (d, 0) in lanes 0..2, summed x, y, z (then translation) in order.
+inline v4 transform_point(const Blended<4>& m, v4 x, v4 y, v4 z) {
+  return m.c[0] * x + m.c[1] * y + m.c[2] * z + m.c[3];
 }
-inline v4 transform_direction(const Blend& m, v4 x, v4 y, v4 z) {
-  return m.c0 * x + m.c1 * y + m.c2 * z;
+template <int kN>
+inline v4 transform_direction(const Blended<kN>& m, v4 x, v4 y, v4 z) {
+  return m.c[0] * x + m.c[1] * y + m.c[2] * z;
 }
 
 // The packed palette: the upper 3x4 block of a matrix in 12 floats, columns 0, 1 and 2
@@ -195,9 +137,7 @@ inline v4 transform_direction(const Blend& m, v4 x, v4 y, v4 z) {
 struct alignas(16) PackedMatrix {
   float m[12];
 };
-struct PackedBlend {
-  v4 c[3];
-};
+static_assert(kVectors<PackedMatrix> == 3);
 
 // The packed palette is used when the joints that vertices name are at most
 // kPackedJoints (their packed matrices are on the stack: 48 bytes a joint, 12 KiB) and
@@ -221,40 +161,7 @@ inline void pack_palette(const Mat4* palette, size_t count, PackedMatrix* out) {
   }
 }
 
-inline PackedBlend blend_v(const PackedMatrix* palette, const JointIndices& j, v4 w) {
-  const float* p0 = palette[j.j[0]].m;
-  const float* p1 = palette[j.j[1]].m;
-  const float* p2 = palette[j.j[2]].m;
-  const float* p3 = palette[j.j[3]].m;
-  const v4 w0 = broadcast<0>(w), w1 = broadcast<1>(w), w2 = broadcast<2>(w), w3 = broadcast<3>(w);
-  PackedBlend b;
-  for (int k = 0; k < 3; ++k) {
-    b.c[k] = kernel::load4(p0 + 4 * k) * w0;
-    b.c[k] = b.c[k] + kernel::load4(p1 + 4 * k) * w1;
-    b.c[k] = b.c[k] + kernel::load4(p2 + 4 * k) * w2;
-    b.c[k] = b.c[k] + kernel::load4(p3 + 4 * k) * w3;
-  }
-  return b;
-}
-
-inline void blend_more_v(PackedBlend& b, const PackedMatrix* palette, const JointIndices& j, v4 w) {
-  using kernel::v4i;
-  const v4i nonzero = w != kernel::splat(0.0f);
-  if (!kernel::any_lane(nonzero)) return;
-  const bool all = !kernel::any_lane(~nonzero);
-  const v4 ws[4] = {broadcast<0>(w), broadcast<1>(w), broadcast<2>(w), broadcast<3>(w)};
-  for (int i = 0; i < 4; ++i) {
-    const float* p = palette[j.j[i]].m;
-    const int32_t bits = nonzero[i];
-    const v4i keep_sum = {bits, bits, bits, bits};
-    for (int k = 0; k < 3; ++k) {
-      const v4 sum = b.c[k] + kernel::load4(p + 4 * k) * ws[i];
-      b.c[k] = all ? sum : kernel::select(keep_sum, sum, b.c[k]);
-    }
-  }
-}
-
-inline v4 transform_point(const PackedBlend& m, v4 x, v4 y, v4 z) {
+inline v4 transform_point(const Blended<3>& m, v4 x, v4 y, v4 z) {
 #if defined(__SSE2__)
   const __m128 t01 = _mm_shuffle_ps((__m128)m.c[0], (__m128)m.c[1], _MM_SHUFFLE(3, 3, 3, 3));
   const v4 t = (v4)_mm_shuffle_ps(t01, (__m128)m.c[2], _MM_SHUFFLE(3, 3, 2, 0));
@@ -262,9 +169,6 @@ inline v4 transform_point(const PackedBlend& m, v4 x, v4 y, v4 z) {
   const v4 t = {m.c[0][3], m.c[1][3], m.c[2][3], 0.0f};
 #endif
   return m.c[0] * x + m.c[1] * y + m.c[2] * z + t;
-}
-inline v4 transform_direction(const PackedBlend& m, v4 x, v4 y, v4 z) {
-  return m.c[0] * x + m.c[1] * y + m.c[2] * z;
 }
 
 // Lanes 0..2 of two vectors as the 24 bytes of two consecutive Vec3s: the first pair of
@@ -432,6 +336,30 @@ inline void skin_group(const Streams& s, const P* palette, size_t v, v4 on[4], v
   store3x2_second(s.out_positions + v + 2, op[2], op[3]);
 }
 
+// Skins vertex v (the last n % 4) with the columns: a group's operations for one vertex.
+// The normal and tangent come back unnormalised (lanes 0..2).
+template <bool kNormals, bool kTangents, bool kEight>
+inline void skin_one(const SkinInput& in, const Mat4* palette, const SkinOutput& out, size_t v,
+                     v4* out_normal, v4* out_tangent) {
+  Blended<4> m = blend_v(palette, in.joints[v], load_bytes(&in.weights[v]));
+  if constexpr (kEight) blend_more_v(m, palette, in.joints1[v], load_bytes(&in.weights1[v]));
+  const Vec3& p = in.positions[v];
+  kernel::store3(out.positions[v],
+                 transform_point(m, kernel::splat(p.x), kernel::splat(p.y), kernel::splat(p.z)));
+  if constexpr (kNormals) {
+    const Vec3& d = in.normals[v];
+    *out_normal =
+        transform_direction(m, kernel::splat(d.x), kernel::splat(d.y), kernel::splat(d.z));
+  }
+  if constexpr (kTangents) {
+    const Vec4& t = in.tangents[v];
+    *out_tangent =
+        transform_direction(m, kernel::splat(t.x), kernel::splat(t.y), kernel::splat(t.z));
+  }
+}
+
+inline void store_tangent(Vec4& out, v4 xyz, float w) { out = {xyz[0], xyz[1], xyz[2], w}; }
+
 // Normals and tangents are normalised chunk by chunk, kChunkVertices at a time.
 inline constexpr size_t kChunkVertices = 256;
 
@@ -493,27 +421,26 @@ void skin_vertices(const SkinInput& in, const Mat4* palette, const P* group_pale
 }
 
 // skin_vertices with the streams given, the groups reading group_palette.
+template <bool kNormals, bool kTangents, typename P>
+void skin_with(const SkinInput& in, const Mat4* palette, const P* group_palette,
+               const SkinOutput& out, bool eight) {
+  if (eight) {
+    skin_vertices<kNormals, kTangents, true>(in, palette, group_palette, out);
+  } else {
+    skin_vertices<kNormals, kTangents, false>(in, palette, group_palette, out);
+  }
+}
 template <typename P>
 void skin_dispatch(const SkinInput& in, const Mat4* palette, const P* group_palette,
                    const SkinOutput& out, bool eight, bool normals, bool tangents) {
-  if (eight) {
-    if (normals && tangents) {
-      skin_vertices<true, true, true>(in, palette, group_palette, out);
-    } else if (normals) {
-      skin_vertices<true, false, true>(in, palette, group_palette, out);
-    } else if (tangents) {
-      skin_vertices<false, true, true>(in, palette, group_palette, out);
-    } else {
-      skin_vertices<false, false, true>(in, palette, group_palette, out);
-    }
-  } else if (normals && tangents) {
-    skin_vertices<true, true, false>(in, palette, group_palette, out);
+  if (normals && tangents) {
+    skin_with<true, true>(in, palette, group_palette, out, eight);
   } else if (normals) {
-    skin_vertices<true, false, false>(in, palette, group_palette, out);
+    skin_with<true, false>(in, palette, group_palette, out, eight);
   } else if (tangents) {
-    skin_vertices<false, true, false>(in, palette, group_palette, out);
+    skin_with<false, true>(in, palette, group_palette, out, eight);
   } else {
-    skin_vertices<false, false, false>(in, palette, group_palette, out);
+    skin_with<false, false>(in, palette, group_palette, out, eight);
   }
 }
 
