@@ -6,13 +6,19 @@
 // ((ax bx + ay by) + az bz) + aw bw < 0, then q = a (1 - w) + b w and, with
 // len = sqrt(((qx qx + qy qy) + qz qz) + qw qw), the identity where len == 0 and
 // q (1 / len) elsewhere. The SoA form holds one joint per lane, so each lane performs
-// those IEEE operations in that order: the same bits. Negation is a sign-bit flip and
-// the selections are bit masks, both exact.
+// those IEEE operations in that order: the same bits. The negation is applied as a
+// sign-bit flip of w in the lanes that need it: (-b) w and b (-w) are the same IEEE
+// product, and b holds no NaN there (its dot product compared less than zero). The
+// zero-length identity is written over the lanes whose squared length is zero, and
+// len == 0 exactly when len2 == 0.
 #pragma once
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "animpack/math.h"
 #include "kernels.h"
@@ -37,6 +43,42 @@ inline v4 load_at(const unsigned char *p, int i) {
 }
 inline void store_at(unsigned char *p, int i, v4 v) { std::memcpy(p + 4 * i, &v, 16); }
 
+// Two floats at p + 4 lo and two at p + 4 hi, as one register (lo in lanes 0-1), and
+// its converse. With SSE these are movsd + movhps and movlps + movhps: half of a 4x4
+// transpose done by the load and store units, with no register copies.
+typedef float v2 __attribute__((vector_size(8)));
+inline v4 load_halves(const unsigned char *p, int lo, int hi) {
+#if defined(__SSE2__)
+  const __m128 l = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double *>(p + 4 * lo)));
+  return (v4)_mm_loadh_pi(l, reinterpret_cast<const __m64 *>(p + 4 * hi));
+#else
+  v2 l, h;
+  std::memcpy(&l, p + 4 * lo, 8);
+  std::memcpy(&h, p + 4 * hi, 8);
+  return __builtin_shufflevector(l, h, 0, 1, 2, 3);
+#endif
+}
+inline void store_halves(unsigned char *p, int lo, int hi, v4 v) {
+#if defined(__SSE2__)
+  _mm_storel_pi(reinterpret_cast<__m64 *>(p + 4 * lo), (__m128)v);
+  _mm_storeh_pi(reinterpret_cast<__m64 *>(p + 4 * hi), (__m128)v);
+#else
+  const v2 l = __builtin_shufflevector(v, v, 0, 1), h = __builtin_shufflevector(v, v, 2, 3);
+  std::memcpy(p + 4 * lo, &l, 8);
+  std::memcpy(p + 4 * hi, &h, 8);
+#endif
+}
+
+// Lane by lane, x where x < y, else y (minps: y where either is NaN, so a NaN in x never
+// replaces a zero already in y).
+inline v4 min4(v4 x, v4 y) {
+#if defined(__SSE__)
+  return (v4)_mm_min_ps((__m128)x, (__m128)y);
+#else
+  return x < y ? x : y;
+#endif
+}
+
 // One group of four joints between the two passes of blend_poses: the mixed,
 // not yet normalised rotations (lane j holds joint j) and their squared lengths.
 struct BlendGroup {
@@ -44,49 +86,43 @@ struct BlendGroup {
 };
 
 // Pass 1 of four joints: the rotations of pa and pb (ten floats per joint, rotation at
-// floats 3..6 of each), read and mixed transposed into g; nothing is written.
+// floats 3..6 of each), read and mixed transposed into g; nothing is written. least
+// takes the lane-wise minimum of the squared lengths (a zero there means some joint
+// of the chunk needs the identity).
 inline void blend_group_mix(const unsigned char *pa, const unsigned char *pb, v4 u, v4 w,
-                            BlendGroup &g) {
-  // Rotations, transposed (lane j holds joint j).
-  const v4 a0 = load_at(pa, 3), a1 = load_at(pa, 13), a2 = load_at(pa, 23), a3 = load_at(pa, 33);
-  const v4 b0 = load_at(pb, 3), b1 = load_at(pb, 13), b2 = load_at(pb, 23), b3 = load_at(pb, 33);
-  const v4 a01lo = __builtin_shufflevector(a0, a1, 0, 4, 1, 5);
-  const v4 a23lo = __builtin_shufflevector(a2, a3, 0, 4, 1, 5);
-  const v4 a01hi = __builtin_shufflevector(a0, a1, 2, 6, 3, 7);
-  const v4 a23hi = __builtin_shufflevector(a2, a3, 2, 6, 3, 7);
-  const v4 ax = __builtin_shufflevector(a01lo, a23lo, 0, 1, 4, 5);
-  const v4 ay = __builtin_shufflevector(a01lo, a23lo, 2, 3, 6, 7);
-  const v4 az = __builtin_shufflevector(a01hi, a23hi, 0, 1, 4, 5);
-  const v4 aw = __builtin_shufflevector(a01hi, a23hi, 2, 3, 6, 7);
-  const v4 b01lo = __builtin_shufflevector(b0, b1, 0, 4, 1, 5);
-  const v4 b23lo = __builtin_shufflevector(b2, b3, 0, 4, 1, 5);
-  const v4 b01hi = __builtin_shufflevector(b0, b1, 2, 6, 3, 7);
-  const v4 b23hi = __builtin_shufflevector(b2, b3, 2, 6, 3, 7);
-  v4 bx = __builtin_shufflevector(b01lo, b23lo, 0, 1, 4, 5);
-  v4 by = __builtin_shufflevector(b01lo, b23lo, 2, 3, 6, 7);
-  v4 bz = __builtin_shufflevector(b01hi, b23hi, 0, 1, 4, 5);
-  v4 bw = __builtin_shufflevector(b01hi, b23hi, 2, 3, 6, 7);
-  // The shorter way: b = -b where the dot product is negative (a sign flip).
+                            BlendGroup &g, v4 &least) {
+  // (x y) of joints 0 and 1, (z w) of joints 0 and 1, the same of joints 2 and 3.
+  const v4 alo01 = load_halves(pa, 3, 13), ahi01 = load_halves(pa, 5, 15);
+  const v4 alo23 = load_halves(pa, 23, 33), ahi23 = load_halves(pa, 25, 35);
+  const v4 blo01 = load_halves(pb, 3, 13), bhi01 = load_halves(pb, 5, 15);
+  const v4 blo23 = load_halves(pb, 23, 33), bhi23 = load_halves(pb, 25, 35);
+  const v4 ax = __builtin_shufflevector(alo01, alo23, 0, 2, 4, 6);
+  const v4 ay = __builtin_shufflevector(alo01, alo23, 1, 3, 5, 7);
+  const v4 az = __builtin_shufflevector(ahi01, ahi23, 0, 2, 4, 6);
+  const v4 aw = __builtin_shufflevector(ahi01, ahi23, 1, 3, 5, 7);
+  const v4 bx = __builtin_shufflevector(blo01, blo23, 0, 2, 4, 6);
+  const v4 by = __builtin_shufflevector(blo01, blo23, 1, 3, 5, 7);
+  const v4 bz = __builtin_shufflevector(bhi01, bhi23, 0, 2, 4, 6);
+  const v4 bw = __builtin_shufflevector(bhi01, bhi23, 1, 3, 5, 7);
+  // The shorter way: b's weight negated where the dot product is negative.
   const v4 d = ((ax * bx + ay * by) + az * bz) + aw * bw;
   const v4i flip = (d < splat(0.0f)) & v4i{INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
-  bx = (v4)((v4i)bx ^ flip);
-  by = (v4)((v4i)by ^ flip);
-  bz = (v4)((v4i)bz ^ flip);
-  bw = (v4)((v4i)bw ^ flip);
-  g.x = ax * u + bx * w;
-  g.y = ay * u + by * w;
-  g.z = az * u + bz * w;
-  g.w = aw * u + bw * w;
+  const v4 wb = (v4)((v4i)w ^ flip);
+  g.x = ax * u + bx * wb;
+  g.y = ay * u + by * wb;
+  g.z = az * u + bz * wb;
+  g.w = aw * u + bw * wb;
   g.len2 = ((g.x * g.x + g.y * g.y) + g.z * g.z) + g.w * g.w;
+  least = min4(g.len2, least);
 }
 
 // Pass 2 of four joints: the translations and scales, then len = sqrt(len2) and
-// q (1 / len) (the identity where len == 0) stored as po's four rotations. Translation
-// and scale need no lane crossing: floats 0-2, 7-12, 17-22, 27-32 and 37-39 of the
-// group, covered by eight blocks of four (two overlapping pairs write the same values
-// twice; the rotation floats that blocks 0 and 36 also cover are rewritten after them).
-// All eight blocks are loaded before the first store, and the group's rotations were
-// read in pass 1, so po may be pa or pb.
+// q (1 / len) stored as po's four rotations (the zero-length lanes are blend_poses'
+// to fix). Translation and scale need no lane crossing: floats 0-2, 7-12, 17-22, 27-32
+// and 37-39 of the group, covered by eight blocks of four (two overlapping pairs write
+// the same values twice; the rotation floats that blocks 0 and 36 also cover are
+// rewritten after them). All eight blocks are loaded before the first store, and the
+// group's rotations were read in pass 1, so po may be pa or pb.
 inline void blend_group_normalise(const BlendGroup &g, const unsigned char *pa,
                                   const unsigned char *pb, unsigned char *po, v4 u, v4 w) {
   const v4 len = sqrt4(g.len2);  // started first: the blocks below overlap its latency
@@ -99,23 +135,12 @@ inline void blend_group_normalise(const BlendGroup &g, const unsigned char *pa,
     for (int i = 0; i < 8; ++i) store_at(po, kBlocks[i], mixed[i]);
   }
   const v4 inv = splat(1.0f) / len;
-  v4 nx = g.x * inv, ny = g.y * inv, nz = g.z * inv, nw = g.w * inv;
-  const v4i zero = len == splat(0.0f);  // these become the identity (0, 0, 0, 1)
-  if (any_lane(zero)) {
-    nx = select(zero, splat(0.0f), nx);
-    ny = select(zero, splat(0.0f), ny);
-    nz = select(zero, splat(0.0f), nz);
-    nw = select(zero, splat(1.0f), nw);
-  }
-  // Back to one rotation per register.
-  const v4 xy01 = __builtin_shufflevector(nx, ny, 0, 4, 1, 5);  // x0 y0 x1 y1
-  const v4 xy23 = __builtin_shufflevector(nx, ny, 2, 6, 3, 7);  // x2 y2 x3 y3
-  const v4 zw01 = __builtin_shufflevector(nz, nw, 0, 4, 1, 5);  // z0 w0 z1 w1
-  const v4 zw23 = __builtin_shufflevector(nz, nw, 2, 6, 3, 7);  // z2 w2 z3 w3
-  store_at(po, 3, __builtin_shufflevector(xy01, zw01, 0, 1, 4, 5));
-  store_at(po, 13, __builtin_shufflevector(xy01, zw01, 2, 3, 6, 7));
-  store_at(po, 23, __builtin_shufflevector(xy23, zw23, 0, 1, 4, 5));
-  store_at(po, 33, __builtin_shufflevector(xy23, zw23, 2, 3, 6, 7));
+  const v4 nx = g.x * inv, ny = g.y * inv, nz = g.z * inv, nw = g.w * inv;
+  // Back to one rotation per joint: (x y) and (z w) pairs, stored by halves.
+  store_halves(po, 3, 13, __builtin_shufflevector(nx, ny, 0, 4, 1, 5));
+  store_halves(po, 23, 33, __builtin_shufflevector(nx, ny, 2, 6, 3, 7));
+  store_halves(po, 5, 15, __builtin_shufflevector(nz, nw, 0, 4, 1, 5));
+  store_halves(po, 25, 35, __builtin_shufflevector(nz, nw, 2, 6, 3, 7));
 }
 
 // blend_poses(): out = b over a by w, joint by joint, n joints each. out may be a or b
@@ -149,13 +174,21 @@ inline void blend_poses(const Trs *a, const Trs *b, Trs *out, size_t n, float w)
   for (size_t first = 0; first < groups; first += kBlendChunk) {
     const size_t count = std::min(kBlendChunk, groups - first);
     const size_t at = first * kGroupBytes;
+    v4 least = splat(1.0f);
     for (size_t k = 0; k < count; ++k) {
       const size_t o = at + k * kGroupBytes;
-      blend_group_mix(pa + o, pb + o, vu, vw, pending[k]);
+      blend_group_mix(pa + o, pb + o, vu, vw, pending[k], least);
     }
     for (size_t k = 0; k < count; ++k) {
       const size_t o = at + k * kGroupBytes;
       blend_group_normalise(pending[k], pa + o, pb + o, po + o, vu, vw);
+    }
+    if (any_lane(least == splat(0.0f))) {  // rare: the identity where len2 == 0
+      for (size_t k = 0; k < count; ++k) {
+        for (int j = 0; j < 4; ++j) {
+          if (pending[k].len2[j] == 0.0f) out[4 * (first + k) + j].rotation = Quat{};
+        }
+      }
     }
   }
   for (size_t j = 4 * groups; j < n; ++j) {
