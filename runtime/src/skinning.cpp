@@ -21,16 +21,18 @@ using kernel::v4;
 // positions and normals of the four first, each tangent in its lane, and the outputs
 // stored a pair at a time. Each vertex's blend stays in registers, and the lanes of the
 // weights and coordinates are broadcast with pshufd. Normals and tangents are stored
-// unnormalised (each tangent with its input's w) and normalised in place by a second
-// loop after every kChunkVertices vertices, while they are still in the L1 cache
-// (normalize_vec3x4, normalize_vec4x4): four at once, transposed so that lane i holds
-// vertex i, len = sqrt((x x + y y) + z z), one vector square root and one division,
-// then each coordinate times its vertex's 1 / len, a zero length keeping the vector as
-// it is: normalize3's operations, lane by lane. Apart from the blends, a chunk's square
-// roots and divisions are independent of one another instead of each ending a chain of
-// dependent operations (measured in one process with the order of old and new
-// alternating: 4 % faster for normals than normalising each group in the group loop,
-// 10 % for normals with tangents).
+// unnormalised (each tangent with its input's w) and normalised in place a group later,
+// in the same loop (normalize_vec3x4, normalize_vec4x4): four at once, transposed so
+// that lane i holds vertex i, len = sqrt((x x + y y) + z z), one vector square root and
+// one division, then each coordinate times its vertex's 1 / len, a zero length keeping
+// the vector as it is: normalize3's operations, lane by lane. The square root and the
+// division of a group that was stored earlier depend on nothing the loop is computing,
+// so they overlap the next group's blends. (Normalising each group as it is skinned
+// ends every group in a chain of dependent operations: 4 % slower for normals, 10 %
+// with tangents, on the Intel guest of docs/performance.md. A second loop after every
+// 256 vertices, the way before, leaves that loop waiting on the square root unit, which
+// on a Zen 5 core accepts one sqrtps every 4 to 5 cycles: there it was 0-2 % slower with
+// normals and 2-3 % with tangents.)
 static_assert(sizeof(Vec3) == 12 && sizeof(Vec4) == 16 && sizeof(JointIndices) == 8);
 
 // Raw stream pointers of one skin() call (checked lengths, n vertices each).
@@ -360,8 +362,11 @@ inline void skin_one(const SkinInput& in, const Mat4* palette, const SkinOutput&
 
 inline void store_tangent(Vec4& out, v4 xyz, float w) { out = {xyz[0], xyz[1], xyz[2], w}; }
 
-// Normals and tangents are normalised chunk by chunk, kChunkVertices at a time.
-inline constexpr size_t kChunkVertices = 256;
+// A group's raw normals are stored when the next group has been skinned, and its normals
+// and tangents are normalised kNormaliseLag vertices (one group) after they are stored:
+// then the 16-byte loads of normalize_vec3x4, which straddle the 8-byte halves that
+// store3x2_* wrote, read stores that have left the store queue.
+inline constexpr size_t kNormaliseLag = 4;
 
 // Skins every vertex: groups of four, then the last n % 4 one by one.
 template <bool kNormals, bool kTangents, bool kEight, typename P>
@@ -377,33 +382,37 @@ void skin_vertices(const SkinInput& in, const Mat4* palette, const P* group_pale
     // store to an output 4 KiB away from an input the next group reads would otherwise
     // hold that read back); a raw tangent takes its input's w (read again: nothing has
     // written that output yet).
-    for (size_t first = 0; first < grouped; first += kChunkVertices) {
-      const size_t end = std::min(grouped, first + kChunkVertices);
-      v4 pending[4] = {};
-      for (size_t v = first; v < end; v += 4) {
-        v4 on[4] = {}, ot[4] = {};
-        skin_group<kNormals, kTangents, kEight>(s, group_palette, v, on, ot);
-        if constexpr (kNormals) {
-          if (v != first) {
-            store3x2_first(s.out_normals + v - 4, pending[0], pending[1]);
-            store3x2_second(s.out_normals + v - 2, pending[2], pending[3]);
-          }
-          for (int i = 0; i < 4; ++i) pending[i] = on[i];
-        }
-        if constexpr (kTangents) {
-          for (int i = 0; i < 4; ++i) {
-            const v4 t = load_bytes(s.tangents + v + i);
-            store_bytes(s.out_tangents + v + i, kernel::select(kXyzLanes, ot[i], t));
-          }
-        }
-      }
+    v4 pending[4] = {};
+    for (size_t v = 0; v < grouped; v += 4) {
+      v4 on[4] = {}, ot[4] = {};
+      skin_group<kNormals, kTangents, kEight>(s, group_palette, v, on, ot);
       if constexpr (kNormals) {
-        store3x2_first(s.out_normals + end - 4, pending[0], pending[1]);
-        store3x2_second(s.out_normals + end - 2, pending[2], pending[3]);
-        for (size_t v = first; v < end; v += 4) normalize_vec3x4(s.out_normals + v);
+        if (v != 0) {
+          store3x2_first(s.out_normals + v - 4, pending[0], pending[1]);
+          store3x2_second(s.out_normals + v - 2, pending[2], pending[3]);
+          if (v >= 4 + kNormaliseLag) normalize_vec3x4(s.out_normals + v - 4 - kNormaliseLag);
+        }
+        for (int i = 0; i < 4; ++i) pending[i] = on[i];
       }
       if constexpr (kTangents) {
-        for (size_t v = first; v < end; v += 4) normalize_vec4x4(s.out_tangents + v);
+        for (int i = 0; i < 4; ++i) {
+          const v4 t = load_bytes(s.tangents + v + i);
+          store_bytes(s.out_tangents + v + i, kernel::select(kXyzLanes, ot[i], t));
+        }
+        if (v >= kNormaliseLag) normalize_vec4x4(s.out_tangents + v - kNormaliseLag);
+      }
+    }
+    // The last group's raw normals, then the groups the loop has not normalised yet.
+    if (grouped > 0) {
+      if constexpr (kNormals) {
+        store3x2_first(s.out_normals + grouped - 4, pending[0], pending[1]);
+        store3x2_second(s.out_normals + grouped - 2, pending[2], pending[3]);
+        const size_t from = grouped >= 4 + kNormaliseLag ? grouped - 4 - kNormaliseLag : 0;
+        for (size_t v = from; v < grouped; v += 4) normalize_vec3x4(s.out_normals + v);
+      }
+      if constexpr (kTangents) {
+        const size_t from = grouped >= kNormaliseLag ? grouped - kNormaliseLag : 0;
+        for (size_t v = from; v < grouped; v += 4) normalize_vec4x4(s.out_tangents + v);
       }
     }
   } else {

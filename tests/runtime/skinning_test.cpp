@@ -431,11 +431,12 @@ void expect_reference_bits(const RandomMesh& m, bool normals, bool tangents, boo
 }
 
 TEST(Skinning, FourAtATimeMatchesOneAtATimeBitForBit) {
-  // Counts below, at and around multiples of four, at and past one chunk of 256 vertices
-  // (normals and tangents are normalised chunk by chunk), and a longer mesh.
+  // Counts below, at and around multiples of four; one to four groups (normals and
+  // tangents are normalised a group after they are stored, the last ones after the loop);
+  // and longer meshes.
   for (const size_t n :
        {size_t{1}, size_t{2}, size_t{3}, size_t{4}, size_t{5}, size_t{7}, size_t{8}, size_t{9},
-        size_t{15}, size_t{256}, size_t{260}, size_t{1001}}) {
+        size_t{12}, size_t{15}, size_t{16}, size_t{256}, size_t{260}, size_t{1001}}) {
     const RandomMesh m = random_mesh(n, 37, 0x5eed0000u + static_cast<uint32_t>(n));
     for (const bool normals : {false, true}) {
       for (const bool tangents : {false, true}) expect_reference_bits(m, normals, tangents, false);
