@@ -146,7 +146,9 @@ static_assert(kVectors<PackedMatrix> == 3);
 // the mesh has at least kPackedVerticesPerJoint vertices a joint (packing a matrix costs
 // about what one vertex saves); otherwise the groups read the palette's columns. Both
 // give the same bits. Measured in one process against the columns, the order
-// alternating (docs/performance.md): positions + normals 0.93-0.94, with tangents 0.95.
+// alternating (docs/performance.md): on the Intel guest positions + normals 0.93-0.94,
+// with tangents 0.95, positions alone 1.00-1.03; on the Zen 5 guest positions alone
+// 0.87-0.90.
 inline constexpr size_t kPackedJoints = 256;
 inline constexpr size_t kPackedVerticesPerJoint = 4;
 
@@ -541,11 +543,12 @@ Result<void> skin(const SkinInput& in, std::span<const Mat4> palette, const Skin
                        in.morph_weights.size());
   }
   const Mat4* p = palette.data();
-  // The packed palette (PackedMatrix) over the joints that vertices name, where it pays:
-  // with normals or tangents (positions alone measured 1-3 % slower with it: the two
-  // shuffles that gather the translation cost more there than the four products save).
+  // The packed palette (PackedMatrix) over the joints that vertices name, for every set
+  // of streams. With positions alone it measured 1-3 % slower on the Intel guest (the two
+  // shuffles that gather the translation cost more there than the four products and
+  // three additions save) and 10-13 % faster on the Zen 5 guest (docs/performance.md).
   const size_t named = n == 0 ? 0 : size_t{std::max(largest, largest1)} + 1;
-  if ((normals || tangents) && named <= kPackedJoints && n / kPackedVerticesPerJoint >= named) {
+  if (named <= kPackedJoints && n / kPackedVerticesPerJoint >= named) {
     PackedMatrix packed[kPackedJoints];  // only the first `named` are written and read
     pack_palette(p, named, packed);
     skin_dispatch(src, p, static_cast<const PackedMatrix*>(packed), out, eight, normals, tangents);

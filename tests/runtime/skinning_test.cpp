@@ -454,12 +454,12 @@ TEST(Skinning, EightInfluencesFourAtATimeMatchOneAtATimeBitForBit) {
 }
 
 TEST(Skinning, PackedAndColumnPalettesGiveTheReferenceBits) {
-  // With normals or tangents, skin() packs the palette's upper 3x4 blocks when at most
-  // 256 joints are named and the mesh has at least 4 vertices a joint; otherwise its
-  // groups read the columns. Each case here is on one side of those limits: the packed
-  // palette (64 joints, 2000 vertices; 256 joints, 1024 vertices), the columns for a
-  // palette past 256 joints (300 joints, 2000 vertices) and for a mesh too short for its
-  // palette (64 joints, 200 vertices), with four and with eight influences.
+  // For every set of streams, skin() packs the palette's upper 3x4 blocks when at most 256
+  // joints are named and the mesh has at least 4 vertices a joint; otherwise its groups
+  // read the columns. Each case here is on one side of those limits: the packed palette
+  // (64 joints, 2000 vertices; 256 joints, 1024 vertices), the columns for a palette past
+  // 256 joints (300 joints, 2000 vertices) and for a mesh too short for its palette (64
+  // joints, 200 vertices), with four and with eight influences.
   struct Case {
     uint16_t joints;
     size_t vertices;
@@ -467,6 +467,7 @@ TEST(Skinning, PackedAndColumnPalettesGiveTheReferenceBits) {
   for (const Case c : {Case{64, 2000}, Case{256, 1024}, Case{300, 2000}, Case{64, 200}}) {
     const RandomMesh m = random_mesh(c.vertices, c.joints, 0x5eedc000u + c.joints);
     for (const bool eight : {false, true}) {
+      expect_reference_bits(m, false, false, eight);
       expect_reference_bits(m, true, false, eight);
       expect_reference_bits(m, false, true, eight);
       expect_reference_bits(m, true, true, eight);
