@@ -567,5 +567,45 @@ TEST(Skinning, RefusesABadJointIndexInAnyVertexOfAGroup) {
   }
 }
 
+TEST(Skinning, RefusesAnOutOfRangeJointIndexWhereverTheScanMeetsIt) {
+  // The largest index is found 16 bytes (two vertices) at a time in runs of eight vertices,
+  // then vertex by vertex: a bad index in any vertex and lane, in either set of
+  // influences, at the edges of the signed order the scan biases (0x7fff, 0x8000) and at
+  // the largest (0xffff), is refused and named; the same mesh with every index in range
+  // skins.
+  for (const size_t n : {size_t{1}, size_t{7}, size_t{8}, size_t{9}, size_t{17}, size_t{21}}) {
+    RandomMesh m = random_mesh(n, 4, 0x5eedb100u + static_cast<uint32_t>(n));
+    m.joints1 = m.joints;
+    m.weights1.assign(n, Vec4{});
+    std::vector<Vec3> op(n);
+    const auto input = [&m] {
+      SkinInput in{m.positions, {}, {}, m.joints, m.weights};
+      in.joints1 = m.joints1;
+      in.weights1 = m.weights1;
+      return in;
+    };
+    ASSERT_TRUE(skin(input(), m.palette, {op, {}, {}})) << n;
+    for (const bool second : {false, true}) {
+      std::vector<JointIndices>& joints = second ? m.joints1 : m.joints;
+      for (size_t bad = 0; bad < n; ++bad) {
+        for (const uint16_t index :
+             {uint16_t{4}, uint16_t{0x7fff}, uint16_t{0x8000}, uint16_t{0xffff}}) {
+          const uint16_t kept = joints[bad].j[(bad + index) % 4];
+          joints[bad].j[(bad + index) % 4] = index;
+          const Result<void> r = skin(input(), m.palette, {op, {}, {}});
+          joints[bad].j[(bad + index) % 4] = kept;
+          ASSERT_FALSE(r) << n << " " << bad << " " << index;
+          EXPECT_EQ(r.error().code(), ErrorCode::kBadJointIndex);
+          const std::string message = r.error().message();
+          EXPECT_NE(message.find("vertex " + std::to_string(bad) + " "), std::string::npos)
+              << message;
+          EXPECT_NE(message.find(std::to_string(index)), std::string::npos) << message;
+          EXPECT_EQ(message.find("influences 5 to 8") != std::string::npos, second) << message;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace animpack
