@@ -488,9 +488,9 @@ uint16_t largest_index(std::span<const JointIndices> joints) {
   return largest;
 }
 
-// The first vertex that names a joint at or past joint_count, as an error (influences
-// 0 to 3, or 4 to 7 when `second`); searched for only when the largest index is out of
-// range.
+// The first vertex that names a joint at or past joint_count, as an error (its first four
+// influences, or influences 5 to 8 when `second`); searched for only when the largest
+// index is out of range.
 Error bad_joint(std::span<const JointIndices> joints, size_t joint_count, bool second) {
   size_t v = 0;
   while (v + 1 < joints.size() && std::all_of(std::begin(joints[v].j), std::end(joints[v].j),
