@@ -15,24 +15,30 @@ namespace {
 
 using kernel::v4;
 
-// Four vertices at a time (skin_group) and the rest one by one (skin_one), the same
-// operations per vertex either way. A group reads every vertex's inputs before it
-// writes that vertex's outputs (the morph path skins the output streams in place):
-// positions and normals of the four first, each tangent in its lane, and the outputs
-// stored a pair at a time. Each vertex's blend stays in registers, and the lanes of the
-// weights and coordinates are broadcast with pshufd. Normals and tangents are stored
-// unnormalised (each tangent with its input's w) and normalised in place a group later,
-// in the same loop (normalize_vec3x4, normalize_vec4x4): four at once, transposed so
-// that lane i holds vertex i, len = sqrt((x x + y y) + z z), one vector square root and
-// one division, then each coordinate times its vertex's 1 / len, a zero length keeping
-// the vector as it is: normalize3's operations, lane by lane. The square root and the
-// division of a group that was stored earlier depend on nothing the loop is computing,
-// so they overlap the next group's blends. (Normalising each group as it is skinned
-// ends every group in a chain of dependent operations: 4 % slower for normals, 10 %
-// with tangents, on the Intel guest of docs/performance.md. A second loop after every
-// 256 vertices, the way before, leaves that loop waiting on the square root unit, which
-// on a Zen 5 core accepts one sqrtps every 4 to 5 cycles: there it was 0-2 % slower with
-// normals and 2-3 % with tangents.)
+// Four vertices at a time and the rest one by one (skin_one), the same operations per
+// vertex either way. A group reads every vertex's inputs before it writes that vertex's
+// outputs (the morph path skins the output streams in place). Each vertex's blend stays
+// in registers. Normals and tangents are normalised four at once, with lane i holding
+// vertex i: len = sqrt((x x + y y) + z z), one vector square root and one division, then
+// each coordinate times its vertex's 1 / len, a zero length keeping the vector as it is:
+// normalize3's operations, lane by lane. Two ways of doing a group:
+// - Positions, with or without normals (skin_group): each vertex transforms its own
+//   position and normal, the lanes of its weights and coordinates broadcast with pshufd,
+//   and the outputs are stored a pair at a time. Normals are stored unnormalised and
+//   normalised in place a group later, in the same loop (normalize_vec3x4). The square
+//   root and the division of a group that was stored earlier depend on nothing the loop
+//   is computing, so they overlap the next group's blends. (Normalising each group as it
+//   is skinned ends every group in a chain of dependent operations: 4 % slower on the
+//   Intel guest of docs/performance.md. A second loop after every 256 vertices, the way
+//   before, leaves that loop waiting on the square root unit, which on a Zen 5 core
+//   accepts one sqrtps every 4 to 5 cycles: there it was 0-2 % slower.)
+// - With tangents (skin_group_rows): the four blends are transposed once (GroupMatrix,
+//   24 shuffles), and the positions, normals and tangents are transformed as rows, lane i
+//   being vertex i: no broadcasts, 9 products for a row set instead of 12, and the
+//   normalisation on rows that are already there. On the Zen 5 guest this measured
+//   0.92-0.93 of the first way with tangents, but 1.03 with normals alone and 1.12 with
+//   positions alone (the transposes cost more than the broadcasts they save), so those
+//   keep the first way. Both give the same bits.
 static_assert(sizeof(Vec3) == 12 && sizeof(Vec4) == 16 && sizeof(JointIndices) == 8);
 
 // Raw stream pointers of one skin() call (checked lengths, n vertices each).
@@ -224,9 +230,6 @@ inline InverseLengths inverse_lengths(const Rows& r) {
   return {kernel::splat(1.0f) / len, len == kernel::splat(0.0f)};
 }
 
-// Lanes 0..2 of a Vec4 (a tangent's x, y, z; lane 3 is its w).
-inline constexpr kernel::v4i kXyzLanes = {-1, -1, -1, 0};
-
 // Rows x, y, z of four consecutive Vec3s loaded as 48 bytes a, b, c.
 inline Rows rows3(v4 a, v4 b, v4 c) {
   // a = x0 y0 z0 x1, b = y1 z1 x2 y2, c = z2 x3 y3 z3
@@ -268,11 +271,11 @@ inline void normalize_vec3x4(Vec3* io) {
 }
 
 // Vertex v + kI of a group: its position and normal are in pos and nrm (four Vec3s as
-// three vectors, coordinate c of vertex i at float 3 i + c), its tangent is read here;
-// its skinned position, normal and tangent (unnormalised) go to op, on and ot[kI].
-template <int kI, bool kNormals, bool kTangents, bool kEight, typename P>
+// three vectors, coordinate c of vertex i at float 3 i + c); its skinned position and
+// normal (unnormalised) go to op and on[kI].
+template <int kI, bool kNormals, bool kEight, typename P>
 inline void skin_lane(const Streams& s, const P* palette, size_t v, const v4 pos[3],
-                      const v4 nrm[3], v4 op[4], v4 on[4], v4 ot[4]) {
+                      const v4 nrm[3], v4 op[4], v4 on[4]) {
   constexpr int kX = 3 * kI, kY = 3 * kI + 1, kZ = 3 * kI + 2;
   auto m = blend_v(palette, s.joints[v + kI], load_bytes(s.weights + v + kI));
   if constexpr (kEight) {
@@ -284,44 +287,11 @@ inline void skin_lane(const Streams& s, const P* palette, size_t v, const v4 pos
     on[kI] = transform_direction(m, broadcast<kX % 4>(nrm[kX / 4]), broadcast<kY % 4>(nrm[kY / 4]),
                                  broadcast<kZ % 4>(nrm[kZ / 4]));
   }
-  if constexpr (kTangents) {
-    const v4 t = load_bytes(s.tangents + v + kI);
-    ot[kI] = transform_direction(m, broadcast<0>(t), broadcast<1>(t), broadcast<2>(t));
-  }
 }
 
-// Four vectors (lanes 0..2) as rows x, y, z (lane i = vector i).
-inline Rows transpose4(const v4 v[4]) {
-  const v4 lo01 = __builtin_shufflevector(v[0], v[1], 0, 4, 1, 5);  // x0 x1 y0 y1
-  const v4 lo23 = __builtin_shufflevector(v[2], v[3], 0, 4, 1, 5);  // x2 x3 y2 y3
-  const v4 hi01 = __builtin_shufflevector(v[0], v[1], 2, 6, 3, 7);  // z0 z1 . .
-  const v4 hi23 = __builtin_shufflevector(v[2], v[3], 2, 6, 3, 7);  // z2 z3 . .
-  return {__builtin_shufflevector(lo01, lo23, 0, 1, 4, 5),
-          __builtin_shufflevector(lo01, lo23, 2, 3, 6, 7),
-          __builtin_shufflevector(hi01, hi23, 0, 1, 4, 5)};
-}
-
-// normalize3 of the x, y, z of four consecutive Vec4s, in place, each w kept as it is.
-inline void normalize_vec4x4(Vec4* io) {
-  using kernel::v4i;
-  v4 t[4];
-  for (int i = 0; i < 4; ++i) t[i] = load_bytes(io + i);
-  const InverseLengths l = inverse_lengths(transpose4(t));
-  v4 nt[4] = {t[0] * broadcast<0>(l.inv), t[1] * broadcast<1>(l.inv), t[2] * broadcast<2>(l.inv),
-              t[3] * broadcast<3>(l.inv)};
-  if (kernel::any_lane(l.zero)) {
-    const v4 z = (v4)l.zero;
-    const v4i zs[4] = {(v4i)broadcast<0>(z), (v4i)broadcast<1>(z), (v4i)broadcast<2>(z),
-                       (v4i)broadcast<3>(z)};
-    for (int i = 0; i < 4; ++i) nt[i] = kernel::select(zs[i], t[i], nt[i]);
-  }
-  for (int i = 0; i < 4; ++i) store_bytes(io + i, kernel::select(kXyzLanes, nt[i], t[i]));
-}
-
-// Vertices v .. v + 3: positions stored, normals and tangents returned unnormalised in
-// on and ot.
-template <bool kNormals, bool kTangents, bool kEight, typename P>
-inline void skin_group(const Streams& s, const P* palette, size_t v, v4 on[4], v4 ot[4]) {
+// Vertices v .. v + 3: positions stored, normals returned unnormalised in on.
+template <bool kNormals, bool kEight, typename P>
+inline void skin_group(const Streams& s, const P* palette, size_t v, v4 on[4]) {
   // The positions and normals of the four first (three 16-byte loads per stream): every
   // input is read before the output it may share (morph) is written.
   v4 pos[3] = {}, nrm[3] = {};
@@ -332,12 +302,145 @@ inline void skin_group(const Streams& s, const P* palette, size_t v, v4 on[4], v
     for (int i = 0; i < 3; ++i) nrm[i] = load_bytes(ns + 16 * i);
   }
   v4 op[4] = {};
-  skin_lane<0, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, op, on, ot);
-  skin_lane<1, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, op, on, ot);
+  skin_lane<0, kNormals, kEight>(s, palette, v, pos, nrm, op, on);
+  skin_lane<1, kNormals, kEight>(s, palette, v, pos, nrm, op, on);
   store3x2_first(s.out_positions + v, op[0], op[1]);
-  skin_lane<2, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, op, on, ot);
-  skin_lane<3, kNormals, kTangents, kEight>(s, palette, v, pos, nrm, op, on, ot);
+  skin_lane<2, kNormals, kEight>(s, palette, v, pos, nrm, op, on);
+  skin_lane<3, kNormals, kEight>(s, palette, v, pos, nrm, op, on);
   store3x2_second(s.out_positions + v + 2, op[2], op[3]);
+}
+
+// Four vectors as the rows of a 4x4 matrix, transposed: out[r] lane i = lane r of v[i].
+inline void transpose4x4(v4 a, v4 b, v4 c, v4 d, v4 out[4]) {
+#if defined(__SSE2__)
+  const __m128 ab_lo = _mm_unpacklo_ps((__m128)a, (__m128)b);  // a0 b0 a1 b1
+  const __m128 cd_lo = _mm_unpacklo_ps((__m128)c, (__m128)d);  // c0 d0 c1 d1
+  const __m128 ab_hi = _mm_unpackhi_ps((__m128)a, (__m128)b);  // a2 b2 a3 b3
+  const __m128 cd_hi = _mm_unpackhi_ps((__m128)c, (__m128)d);  // c2 d2 c3 d3
+  out[0] = (v4)_mm_movelh_ps(ab_lo, cd_lo);
+  out[1] = (v4)_mm_movehl_ps(cd_lo, ab_lo);
+  out[2] = (v4)_mm_movelh_ps(ab_hi, cd_hi);
+  out[3] = (v4)_mm_movehl_ps(cd_hi, ab_hi);
+#else
+  const v4 ab_lo = __builtin_shufflevector(a, b, 0, 4, 1, 5);
+  const v4 cd_lo = __builtin_shufflevector(c, d, 0, 4, 1, 5);
+  const v4 ab_hi = __builtin_shufflevector(a, b, 2, 6, 3, 7);
+  const v4 cd_hi = __builtin_shufflevector(c, d, 2, 6, 3, 7);
+  out[0] = __builtin_shufflevector(ab_lo, cd_lo, 0, 1, 4, 5);
+  out[1] = __builtin_shufflevector(ab_lo, cd_lo, 2, 3, 6, 7);
+  out[2] = __builtin_shufflevector(ab_hi, cd_hi, 0, 1, 4, 5);
+  out[3] = __builtin_shufflevector(ab_hi, cd_hi, 2, 3, 6, 7);
+#endif
+}
+
+// A group's four blended matrices, transposed: m[k][r] lane i is element r (x, y, z) of
+// column k of vertex i's blend, t[r] lane i the translation's element r.
+struct GroupMatrix {
+  v4 m[3][3];
+  v4 t[3];
+};
+inline GroupMatrix transpose_blends(const Blended<3> b[4]) {
+  // A PackedMatrix vector k holds column k's x, y, z and the translation's element k.
+  GroupMatrix g;
+  for (int k = 0; k < 3; ++k) {
+    v4 r[4];
+    transpose4x4(b[0].c[k], b[1].c[k], b[2].c[k], b[3].c[k], r);
+    for (int e = 0; e < 3; ++e) g.m[k][e] = r[e];
+    g.t[k] = r[3];
+  }
+  return g;
+}
+inline GroupMatrix transpose_blends(const Blended<4> b[4]) {
+  GroupMatrix g;
+  for (int k = 0; k < 4; ++k) {
+    v4 r[4];
+    transpose4x4(b[0].c[k], b[1].c[k], b[2].c[k], b[3].c[k], r);
+    v4* dst = k < 3 ? g.m[k] : g.t;
+    for (int e = 0; e < 3; ++e) dst[e] = r[e];
+  }
+  return g;
+}
+
+// m * (p, 1) and m * (d, 0) of four vertices at once, each element summed x, y, z (then
+// the translation) in order: transform_point's and transform_direction's operations.
+inline Rows point_rows(const GroupMatrix& g, const Rows& p) {
+  Rows o;
+  v4* out[3] = {&o.x, &o.y, &o.z};
+  for (int e = 0; e < 3; ++e) {
+    *out[e] = ((g.m[0][e] * p.x + g.m[1][e] * p.y) + g.m[2][e] * p.z) + g.t[e];
+  }
+  return o;
+}
+inline Rows direction_rows(const GroupMatrix& g, const Rows& d) {
+  Rows o;
+  v4* out[3] = {&o.x, &o.y, &o.z};
+  for (int e = 0; e < 3; ++e) *out[e] = (g.m[0][e] * d.x + g.m[1][e] * d.y) + g.m[2][e] * d.z;
+  return o;
+}
+
+// normalize3 of the four vectors of r, lane by lane (a zero length keeps the vector).
+inline Rows normalized(const Rows& r) {
+  const InverseLengths l = inverse_lengths(r);
+  Rows n{r.x * l.inv, r.y * l.inv, r.z * l.inv};
+  if (kernel::any_lane(l.zero)) {
+    n.x = kernel::select(l.zero, r.x, n.x);
+    n.y = kernel::select(l.zero, r.y, n.y);
+    n.z = kernel::select(l.zero, r.z, n.z);
+  }
+  return n;
+}
+
+// Rows x, y, z (lane i = vertex i) as four consecutive Vec3s, 48 bytes in three stores
+// (rows3 backwards).
+inline void store_rows3(Vec3* out, const Rows& r) {
+  unsigned char* p = reinterpret_cast<unsigned char*>(out);
+#if defined(__SSE2__)
+  const __m128 x = (__m128)r.x, y = (__m128)r.y, z = (__m128)r.z;
+  const __m128 xy01 = _mm_unpacklo_ps(x, y);                                   // x0 y0 x1 y1
+  const __m128 xy23 = _mm_unpackhi_ps(x, y);                                   // x2 y2 x3 y3
+  const __m128 zx = _mm_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0));             // z0 z0 x1 x1
+  const __m128 yz = _mm_shuffle_ps(y, z, _MM_SHUFFLE(1, 1, 1, 1));             // y1 y1 z1 z1
+  const __m128 s = _mm_shuffle_ps(xy23, z, _MM_SHUFFLE(3, 2, 3, 2));           // x3 y3 z2 z3
+  store_bytes(p, (v4)_mm_shuffle_ps(xy01, zx, _MM_SHUFFLE(2, 0, 1, 0)));       // x0 y0 z0 x1
+  store_bytes(p + 16, (v4)_mm_shuffle_ps(yz, xy23, _MM_SHUFFLE(1, 0, 2, 0)));  // y1 z1 x2 y2
+  store_bytes(p + 32, (v4)_mm_shuffle_ps(s, s, _MM_SHUFFLE(3, 1, 0, 2)));      // z2 x3 y3 z3
+#else
+  store_bytes(p, v4{r.x[0], r.y[0], r.z[0], r.x[1]});
+  store_bytes(p + 16, v4{r.y[1], r.z[1], r.x[2], r.y[2]});
+  store_bytes(p + 32, v4{r.z[2], r.x[3], r.y[3], r.z[3]});
+#endif
+}
+
+// Vertices v .. v + 3 as rows, for a set of streams with tangents: every input of the
+// four is read before an output is written. Positions and tangents (normalised, each
+// with its input's w) are stored; the normals come back unnormalised, as rows.
+template <bool kNormals, bool kEight, typename P>
+inline Rows skin_group_rows(const Streams& s, const P* palette, size_t v) {
+  Blended<kVectors<P>> b[4];
+  for (int i = 0; i < 4; ++i) {
+    b[i] = blend_v(palette, s.joints[v + i], load_bytes(s.weights + v + i));
+    if constexpr (kEight) {
+      blend_more_v(b[i], palette, s.joints1[v + i], load_bytes(s.weights1 + v + i));
+    }
+  }
+  const GroupMatrix g = transpose_blends(b);
+  const unsigned char* ps = reinterpret_cast<const unsigned char*>(s.positions + v);
+  const Rows pos = rows3(load_bytes(ps), load_bytes(ps + 16), load_bytes(ps + 32));
+  Rows nrm{};
+  if constexpr (kNormals) {
+    const unsigned char* ns = reinterpret_cast<const unsigned char*>(s.normals + v);
+    nrm = rows3(load_bytes(ns), load_bytes(ns + 16), load_bytes(ns + 32));
+  }
+  v4 tan[4], in_tan[4];
+  for (int i = 0; i < 4; ++i) in_tan[i] = load_bytes(s.tangents + v + i);
+  transpose4x4(in_tan[0], in_tan[1], in_tan[2], in_tan[3], tan);  // rows x, y, z, w
+  store_rows3(s.out_positions + v, point_rows(g, pos));
+  const Rows t = normalized(direction_rows(g, Rows{tan[0], tan[1], tan[2]}));
+  v4 out_tan[4];
+  transpose4x4(t.x, t.y, t.z, tan[3], out_tan);  // each tangent with its input's w
+  for (int i = 0; i < 4; ++i) store_bytes(s.out_tangents + v + i, out_tan[i]);
+  if constexpr (kNormals) return direction_rows(g, nrm);
+  return Rows{};
 }
 
 // Skins vertex v (the last n % 4) with the columns: a group's operations for one vertex.
@@ -364,8 +467,8 @@ inline void skin_one(const SkinInput& in, const Mat4* palette, const SkinOutput&
 
 inline void store_tangent(Vec4& out, v4 xyz, float w) { out = {xyz[0], xyz[1], xyz[2], w}; }
 
-// A group's raw normals are stored when the next group has been skinned, and its normals
-// and tangents are normalised kNormaliseLag vertices (one group) after they are stored:
+// Without tangents, a group's raw normals are stored when the next group has been
+// skinned, and normalised kNormaliseLag vertices (one group) after they are stored:
 // then the 16-byte loads of normalize_vec3x4, which straddle the 8-byte halves that
 // store3x2_* wrote, read stores that have left the store queue.
 inline constexpr size_t kNormaliseLag = 4;
@@ -379,48 +482,43 @@ void skin_vertices(const SkinInput& in, const Mat4* palette, const P* group_pale
                   in.weights.data(),   in.joints1.data(),  in.weights1.data(), out.positions.data(),
                   out.normals.data(),  out.tangents.data()};
   const size_t grouped = n - n % 4;
-  if constexpr (kNormals || kTangents) {
+  if constexpr (kTangents) {
+    // A group's normals are normalised and stored after the next group is skinned.
+    Rows pending{};
+    for (size_t v = 0; v < grouped; v += 4) {
+      const Rows raw = skin_group_rows<kNormals, kEight>(s, group_palette, v);
+      if constexpr (kNormals) {
+        if (v != 0) store_rows3(s.out_normals + v - 4, normalized(pending));
+        pending = raw;
+      }
+    }
+    if constexpr (kNormals) {
+      if (grouped > 0) store_rows3(s.out_normals + grouped - 4, normalized(pending));
+    }
+  } else if constexpr (kNormals) {
     // Each group's raw normals are stored after the next group's inputs are read (a
     // store to an output 4 KiB away from an input the next group reads would otherwise
-    // hold that read back); a raw tangent takes its input's w (read again: nothing has
-    // written that output yet).
+    // hold that read back).
     v4 pending[4] = {};
     for (size_t v = 0; v < grouped; v += 4) {
-      v4 on[4] = {}, ot[4] = {};
-      skin_group<kNormals, kTangents, kEight>(s, group_palette, v, on, ot);
-      if constexpr (kNormals) {
-        if (v != 0) {
-          store3x2_first(s.out_normals + v - 4, pending[0], pending[1]);
-          store3x2_second(s.out_normals + v - 2, pending[2], pending[3]);
-          if (v >= 4 + kNormaliseLag) normalize_vec3x4(s.out_normals + v - 4 - kNormaliseLag);
-        }
-        for (int i = 0; i < 4; ++i) pending[i] = on[i];
+      v4 on[4] = {};
+      skin_group<kNormals, kEight>(s, group_palette, v, on);
+      if (v != 0) {
+        store3x2_first(s.out_normals + v - 4, pending[0], pending[1]);
+        store3x2_second(s.out_normals + v - 2, pending[2], pending[3]);
+        if (v >= 4 + kNormaliseLag) normalize_vec3x4(s.out_normals + v - 4 - kNormaliseLag);
       }
-      if constexpr (kTangents) {
-        for (int i = 0; i < 4; ++i) {
-          const v4 t = load_bytes(s.tangents + v + i);
-          store_bytes(s.out_tangents + v + i, kernel::select(kXyzLanes, ot[i], t));
-        }
-        if (v >= kNormaliseLag) normalize_vec4x4(s.out_tangents + v - kNormaliseLag);
-      }
+      for (int i = 0; i < 4; ++i) pending[i] = on[i];
     }
     // The last group's raw normals, then the groups the loop has not normalised yet.
     if (grouped > 0) {
-      if constexpr (kNormals) {
-        store3x2_first(s.out_normals + grouped - 4, pending[0], pending[1]);
-        store3x2_second(s.out_normals + grouped - 2, pending[2], pending[3]);
-        const size_t from = grouped >= 4 + kNormaliseLag ? grouped - 4 - kNormaliseLag : 0;
-        for (size_t v = from; v < grouped; v += 4) normalize_vec3x4(s.out_normals + v);
-      }
-      if constexpr (kTangents) {
-        const size_t from = grouped >= kNormaliseLag ? grouped - kNormaliseLag : 0;
-        for (size_t v = from; v < grouped; v += 4) normalize_vec4x4(s.out_tangents + v);
-      }
+      store3x2_first(s.out_normals + grouped - 4, pending[0], pending[1]);
+      store3x2_second(s.out_normals + grouped - 2, pending[2], pending[3]);
+      const size_t from = grouped >= 4 + kNormaliseLag ? grouped - 4 - kNormaliseLag : 0;
+      for (size_t v = from; v < grouped; v += 4) normalize_vec3x4(s.out_normals + v);
     }
   } else {
-    for (size_t v = 0; v < grouped; v += 4) {
-      skin_group<kNormals, kTangents, kEight>(s, group_palette, v, nullptr, nullptr);
-    }
+    for (size_t v = 0; v < grouped; v += 4) skin_group<false, kEight>(s, group_palette, v, nullptr);
   }
   for (size_t v = grouped; v < n; ++v) {
     v4 nrm, tan;

@@ -431,9 +431,9 @@ void expect_reference_bits(const RandomMesh& m, bool normals, bool tangents, boo
 }
 
 TEST(Skinning, FourAtATimeMatchesOneAtATimeBitForBit) {
-  // Counts below, at and around multiples of four; one to four groups (normals and
-  // tangents are normalised a group after they are stored, the last ones after the loop);
-  // and longer meshes.
+  // Counts below, at and around multiples of four; one to four groups (normals are
+  // normalised a group after they are skinned, the last ones after the loop; with tangents
+  // the groups are skinned as rows); and longer meshes.
   for (const size_t n :
        {size_t{1}, size_t{2}, size_t{3}, size_t{4}, size_t{5}, size_t{7}, size_t{8}, size_t{9},
         size_t{12}, size_t{15}, size_t{16}, size_t{256}, size_t{260}, size_t{1001}}) {
