@@ -24,14 +24,15 @@ using kernel::v4;
 // normalize3's operations, lane by lane. Two ways of doing a group:
 // - Positions, with or without normals (skin_group): each vertex transforms its own
 //   position and normal, the lanes of its weights and coordinates broadcast with pshufd,
-//   and the outputs are stored a pair at a time. Normals are stored unnormalised and
-//   normalised in place a group later, in the same loop (normalize_vec3x4). The square
-//   root and the division of a group that was stored earlier depend on nothing the loop
-//   is computing, so they overlap the next group's blends. (Normalising each group as it
-//   is skinned ends every group in a chain of dependent operations: 4 % slower on the
-//   Intel guest of docs/performance.md. A second loop after every 256 vertices, the way
-//   before, leaves that loop waiting on the square root unit, which on a Zen 5 core
-//   accepts one sqrtps every 4 to 5 cycles: there it was 0-2 % slower.)
+//   and the outputs are stored overlapping (store_overlapping4). Normals are stored
+//   unnormalised and normalised in place a group later, in the same loop
+//   (normalize_vec3x4). The square root and the division of a group that was stored
+//   earlier depend on nothing the loop is computing, so they overlap the next group's
+//   blends. (Normalising each group as it is skinned ends every group in a chain of
+//   dependent operations: 4 % slower on the Intel guest of docs/performance.md. A second
+//   loop after every 256 vertices, the way before, leaves that loop waiting on the square
+//   root unit, which on a Zen 5 core accepts one sqrtps every 4 to 5 cycles: there it was
+//   0-2 % slower.)
 // - With tangents (skin_group_rows): the four blends are transposed once (GroupMatrix,
 //   24 shuffles), and the positions, normals and tangents are transformed as rows, lane i
 //   being vertex i: no broadcasts, 9 products for a row set instead of 12, and the
@@ -142,13 +143,19 @@ inline v4 transform_direction(const Blended<kN>& m, v4 x, v4 y, v4 z) {
 // the columns take 16, whose lane 3 is the last row, 0 0 0 1); each element is still
 // ((m0 w0 + m1 w1) + m2 w2) + m3 w3. Columns 0..2 are the blend's vectors as they are
 // (lane 3 is not used), and the translation is gathered from their lanes 3.
-struct alignas(16) PackedMatrix {
+// An entry takes 64 bytes (the last 16 unused): a joint index times 64 is one shift, where
+// times 48 is a shift and a lea. Measured on the Intel guest with positions alone 0.84 of
+// the 48-byte entries, with normals 0.99 (docs/performance.md).
+struct alignas(64) PackedMatrix {
   float m[12];
+  float unused[4];
 };
-static_assert(kVectors<PackedMatrix> == 3);
+template <>
+inline constexpr int kVectors<PackedMatrix> = 3;
+static_assert(sizeof(PackedMatrix) == 64);
 
 // The packed palette is used when the joints that vertices name are at most
-// kPackedJoints (their packed matrices are on the stack: 48 bytes a joint, 12 KiB) and
+// kPackedJoints (their packed matrices are on the stack: 64 bytes a joint, 16 KiB) and
 // the mesh has at least kPackedVerticesPerJoint vertices a joint (packing a matrix costs
 // about what one vertex saves); otherwise the groups read the palette's columns. Both
 // give the same bits. Measured in one process against the columns, the order
@@ -181,38 +188,26 @@ inline v4 transform_point(const Blended<3>& m, v4 x, v4 y, v4 z) {
   return m.c[0] * x + m.c[1] * y + m.c[2] * z + t;
 }
 
-// Lanes 0..2 of two vectors as the 24 bytes of two consecutive Vec3s: the first pair of
-// a group as 16 + 8 bytes, the second as 8 + 16, so that four Vec3s take four stores and
-// no position is held in a register once its pair is known. With SSE2 these and rows3
-// are written as shufps: g++ 12 compiles the same lane patterns through
-// __builtin_shufflevector into four or five shuffles and copies per store, and rows3
-// into scalar moves through general registers (about 20 instructions instead of six).
-inline void store3x2_first(Vec3* out, v4 a, v4 b) {
+// Four consecutive Vec3s from lanes 0..2 of four vectors, 48 bytes: vectors 0, 1 and 2
+// as 16-byte stores at floats 0, 3 and 6 (the lane 3 of each is overwritten by the next
+// store, so the order matters), vector 3 as 8 + 4 bytes. One shuffle for four vertices,
+// where storing them without overlap (16 + 8 and 8 + 16 bytes a pair) takes five, and
+// nothing is written outside the 48 bytes. Measured on the Intel guest with normals, the
+// raw normals and the positions stored this way: 0.96-0.97 of the pairs; on the Zen 5
+// guest 0.99-1.01 (docs/performance.md).
+inline void store_vec3_wide(Vec3* out, v4 a) { store_bytes(out, a); }  // 16 bytes
+inline void store_vec3_last(Vec3* out, v4 a) {                         // 12 bytes
   unsigned char* p = reinterpret_cast<unsigned char*>(out);
 #if defined(__SSE2__)
-  const __m128 t =
-      _mm_shuffle_ps((__m128)a, (__m128)b, _MM_SHUFFLE(0, 0, 2, 2));          // a.z a.z b.x b.x
-  store_bytes(p, (v4)_mm_shuffle_ps((__m128)a, t, _MM_SHUFFLE(2, 0, 1, 0)));  // a.x a.y a.z b.x
-  _mm_storel_pi(reinterpret_cast<__m64*>(p + 16),
-                _mm_shuffle_ps((__m128)b, (__m128)b, _MM_SHUFFLE(2, 1, 2, 1)));  // b.y b.z
+  _mm_storel_pi(reinterpret_cast<__m64*>(p), (__m128)a);
+  _mm_store_ss(reinterpret_cast<float*>(p + 8), _mm_movehl_ps((__m128)a, (__m128)a));
 #else
-  store_bytes(p, __builtin_shufflevector(a, b, 0, 1, 2, 4));  // a.x a.y a.z b.x
-  const int64_t yz = ((kernel::v2i64)__builtin_shufflevector(b, b, 1, 2, 1, 2))[0];
-  std::memcpy(p + 16, &yz, 8);
+  std::memcpy(p, &a, 12);
 #endif
 }
-inline void store3x2_second(Vec3* out, v4 a, v4 b) {
-  unsigned char* p = reinterpret_cast<unsigned char*>(out);
-#if defined(__SSE2__)
-  _mm_storel_pi(reinterpret_cast<__m64*>(p), (__m128)a);  // a.x a.y
-  const __m128 t =
-      _mm_shuffle_ps((__m128)a, (__m128)b, _MM_SHUFFLE(0, 0, 2, 2));              // a.z a.z b.x b.x
-  store_bytes(p + 8, (v4)_mm_shuffle_ps(t, (__m128)b, _MM_SHUFFLE(2, 1, 2, 0)));  // a.z b.x b.y b.z
-#else
-  const int64_t xy = ((kernel::v2i64)a)[0];
-  std::memcpy(p, &xy, 8);
-  store_bytes(p + 8, __builtin_shufflevector(a, b, 2, 4, 5, 6));  // a.z b.x b.y b.z
-#endif
+inline void store_overlapping4(Vec3* out, const v4 a[4]) {
+  for (int i = 0; i < 3; ++i) store_vec3_wide(out + i, a[i]);
+  store_vec3_last(out + 3, a[3]);
 }
 
 // Rows x, y, z of four vectors (lane i = vector i).
@@ -230,7 +225,9 @@ inline InverseLengths inverse_lengths(const Rows& r) {
   return {kernel::splat(1.0f) / len, len == kernel::splat(0.0f)};
 }
 
-// Rows x, y, z of four consecutive Vec3s loaded as 48 bytes a, b, c.
+// Rows x, y, z of four consecutive Vec3s loaded as 48 bytes a, b, c. With SSE2 written
+// as shufps: g++ 12 compiles the same lane patterns through __builtin_shufflevector into
+// scalar moves through general registers (about 20 instructions instead of six).
 inline Rows rows3(v4 a, v4 b, v4 c) {
   // a = x0 y0 z0 x1, b = y1 z1 x2 y2, c = z2 x3 y3 z3
 #if defined(__SSE2__)
@@ -241,9 +238,9 @@ inline Rows rows3(v4 a, v4 b, v4 c) {
           (v4)_mm_shuffle_ps(t2, t3, _MM_SHUFFLE(2, 0, 2, 0)),
           (v4)_mm_shuffle_ps(t2, (__m128)c, _MM_SHUFFLE(3, 0, 3, 1))};
 #else
-  const v4 x01 = __builtin_shufflevector(a, b, 0, 3, 6, 6);       // x0 x1 x2 .
-  const v4 yz0 = __builtin_shufflevector(a, b, 1, 4, 7, 7);       // y0 y1 y2 .
-  const v4 zz0 = __builtin_shufflevector(a, b, 2, 5, 5, 5);       // z0 z1 . .
+  const v4 x01 = __builtin_shufflevector(a, b, 0, 3, 6, 6);  // x0 x1 x2 .
+  const v4 yz0 = __builtin_shufflevector(a, b, 1, 4, 7, 7);  // y0 y1 y2 .
+  const v4 zz0 = __builtin_shufflevector(a, b, 2, 5, 5, 5);  // z0 z1 . .
   return {__builtin_shufflevector(x01, c, 0, 1, 2, 5), __builtin_shufflevector(yz0, c, 0, 1, 2, 6),
           __builtin_shufflevector(zz0, c, 0, 1, 4, 7)};
 #endif
@@ -301,13 +298,17 @@ inline void skin_group(const Streams& s, const P* palette, size_t v, v4 on[4]) {
     const unsigned char* ns = reinterpret_cast<const unsigned char*>(s.normals + v);
     for (int i = 0; i < 3; ++i) nrm[i] = load_bytes(ns + 16 * i);
   }
+  // Each position is stored as soon as it is known (store_overlapping4's order).
   v4 op[4] = {};
+  Vec3* po = s.out_positions + v;
   skin_lane<0, kNormals, kEight>(s, palette, v, pos, nrm, op, on);
+  store_vec3_wide(po, op[0]);
   skin_lane<1, kNormals, kEight>(s, palette, v, pos, nrm, op, on);
-  store3x2_first(s.out_positions + v, op[0], op[1]);
+  store_vec3_wide(po + 1, op[1]);
   skin_lane<2, kNormals, kEight>(s, palette, v, pos, nrm, op, on);
+  store_vec3_wide(po + 2, op[2]);
   skin_lane<3, kNormals, kEight>(s, palette, v, pos, nrm, op, on);
-  store3x2_second(s.out_positions + v + 2, op[2], op[3]);
+  store_vec3_last(po + 3, op[3]);
 }
 
 // Four vectors as the rows of a 4x4 matrix, transposed: out[r] lane i = lane r of v[i].
@@ -469,8 +470,8 @@ inline void store_tangent(Vec4& out, v4 xyz, float w) { out = {xyz[0], xyz[1], x
 
 // Without tangents, a group's raw normals are stored when the next group has been
 // skinned, and normalised kNormaliseLag vertices (one group) after they are stored:
-// then the 16-byte loads of normalize_vec3x4, which straddle the 8-byte halves that
-// store3x2_* wrote, read stores that have left the store queue.
+// then the 16-byte loads of normalize_vec3x4, which straddle the overlapping stores of
+// store_overlapping4, read stores that have left the store queue.
 inline constexpr size_t kNormaliseLag = 4;
 
 // Skins every vertex: groups of four, then the last n % 4 one by one.
@@ -504,16 +505,14 @@ void skin_vertices(const SkinInput& in, const Mat4* palette, const P* group_pale
       v4 on[4] = {};
       skin_group<kNormals, kEight>(s, group_palette, v, on);
       if (v != 0) {
-        store3x2_first(s.out_normals + v - 4, pending[0], pending[1]);
-        store3x2_second(s.out_normals + v - 2, pending[2], pending[3]);
+        store_overlapping4(s.out_normals + v - 4, pending);
         if (v >= 4 + kNormaliseLag) normalize_vec3x4(s.out_normals + v - 4 - kNormaliseLag);
       }
       for (int i = 0; i < 4; ++i) pending[i] = on[i];
     }
     // The last group's raw normals, then the groups the loop has not normalised yet.
     if (grouped > 0) {
-      store3x2_first(s.out_normals + grouped - 4, pending[0], pending[1]);
-      store3x2_second(s.out_normals + grouped - 2, pending[2], pending[3]);
+      store_overlapping4(s.out_normals + grouped - 4, pending);
       const size_t from = grouped >= 4 + kNormaliseLag ? grouped - 4 - kNormaliseLag : 0;
       for (size_t v = from; v < grouped; v += 4) normalize_vec3x4(s.out_normals + v);
     }
