@@ -144,8 +144,9 @@ inline v4 transform_direction(const Blended<kN>& m, v4 x, v4 y, v4 z) {
 // ((m0 w0 + m1 w1) + m2 w2) + m3 w3. Columns 0..2 are the blend's vectors as they are
 // (lane 3 is not used), and the translation is gathered from their lanes 3.
 // An entry takes 64 bytes (the last 16 unused): a joint index times 64 is one shift, where
-// times 48 is a shift and a lea. Measured on the Intel guest with positions alone 0.84 of
-// the 48-byte entries, with normals 0.99 (docs/performance.md).
+// times 48 is a shift and a lea. Measured on the Intel guest, on top of the overlapping
+// stores: positions alone 0.86 of the 48-byte entries, with normals 0.99-1.00; on the Zen
+// 5 guest 0.99-1.01 (docs/performance.md).
 struct alignas(64) PackedMatrix {
   float m[12];
   float unused[4];
@@ -193,7 +194,7 @@ inline v4 transform_point(const Blended<3>& m, v4 x, v4 y, v4 z) {
 // store, so the order matters), vector 3 as 8 + 4 bytes. One shuffle for four vertices,
 // where storing them without overlap (16 + 8 and 8 + 16 bytes a pair) takes five, and
 // nothing is written outside the 48 bytes. Measured on the Intel guest with normals, the
-// raw normals and the positions stored this way: 0.96-0.97 of the pairs; on the Zen 5
+// raw normals and the positions stored this way: 0.96-0.98 of the pairs; on the Zen 5
 // guest 0.99-1.01 (docs/performance.md).
 inline void store_vec3_wide(Vec3* out, v4 a) { store_bytes(out, a); }  // 16 bytes
 inline void store_vec3_last(Vec3* out, v4 a) {                         // 12 bytes
