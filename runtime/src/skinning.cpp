@@ -299,7 +299,9 @@ inline void skin_group(const Streams& s, const P* palette, size_t v, v4 on[4]) {
     const unsigned char* ns = reinterpret_cast<const unsigned char*>(s.normals + v);
     for (int i = 0; i < 3; ++i) nrm[i] = load_bytes(ns + 16 * i);
   }
-  // Each position is stored as soon as it is known (store_overlapping4's order).
+  // Each position is stored as soon as it is known, in store_overlapping4's order
+  // (store_overlapping4 after the four lanes measured 1.04 with positions alone on the
+  // Intel guest: the four results wait in registers).
   v4 op[4] = {};
   Vec3* po = s.out_positions + v;
   skin_lane<0, kNormals, kEight>(s, palette, v, pos, nrm, op, on);

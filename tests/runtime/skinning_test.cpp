@@ -444,6 +444,46 @@ TEST(Skinning, FourAtATimeMatchesOneAtATimeBitForBit) {
   }
 }
 
+TEST(Skinning, WritesNothingOutsideItsOutputStreams) {
+  // The groups store their Vec3s with overlapping 16-byte stores: each output stream here
+  // lies inside a larger buffer whose other floats hold a marker, which must survive.
+  constexpr size_t kGuard = 8;
+  const float marker = 12345.5f;
+  for (const size_t n : {size_t{4}, size_t{5}, size_t{8}, size_t{11}, size_t{64}}) {
+    const RandomMesh m = random_mesh(n, 37, 0x5eed4000u + static_cast<uint32_t>(n));
+    for (const bool normals : {false, true}) {
+      for (const bool tangents : {false, true}) {
+        SkinInput in{m.positions, {}, {}, m.joints, m.weights};
+        if (normals) in.normals = m.normals;
+        if (tangents) in.tangents = m.tangents;
+        std::vector<Vec3> pos(n + 2 * kGuard, Vec3{marker, marker, marker});
+        std::vector<Vec3> nrm(n + 2 * kGuard, Vec3{marker, marker, marker});
+        std::vector<Vec4> tan(n + 2 * kGuard, Vec4{marker, marker, marker, marker});
+        const SkinOutput out{
+            std::span<Vec3>(pos).subspan(kGuard, n),
+            normals ? std::span<Vec3>(nrm).subspan(kGuard, n) : std::span<Vec3>{},
+            tangents ? std::span<Vec4>(tan).subspan(kGuard, n) : std::span<Vec4>{}};
+        ASSERT_TRUE(skin(in, m.palette, out));
+        const Skinned want = reference_skin(in, m.palette);
+        EXPECT_TRUE(same_bits(want.positions, std::span<const Vec3>(out.positions))) << n;
+        for (size_t i = 0; i < kGuard; ++i) {
+          for (const size_t at : {i, kGuard + n + i}) {
+            EXPECT_EQ(pos[at].x, marker) << n << " vertices, position " << at;
+            EXPECT_EQ(pos[at].z, marker) << n << " vertices, position " << at;
+            EXPECT_EQ(nrm[at].x, marker) << n << " vertices, normal " << at;
+            EXPECT_EQ(nrm[at].z, marker) << n << " vertices, normal " << at;
+            EXPECT_EQ(tan[at].x, marker) << n << " vertices, tangent " << at;
+            EXPECT_EQ(tan[at].w, marker) << n << " vertices, tangent " << at;
+          }
+        }
+        if (!normals) {
+          EXPECT_EQ(nrm[kGuard].x, marker) << n << " vertices: no normals asked for";
+        }
+      }
+    }
+  }
+}
+
 TEST(Skinning, EightInfluencesFourAtATimeMatchOneAtATimeBitForBit) {
   for (const size_t n : {size_t{3}, size_t{4}, size_t{6}, size_t{13}, size_t{514}}) {
     const RandomMesh m = random_mesh(n, 64, 0x5eed8000u + static_cast<uint32_t>(n));
